@@ -1,0 +1,34 @@
+# pbrain-renju — every target sets up what it needs (`make test` on a fresh clone just works).
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+CSRC   := $(wildcard native/src/*.c)
+CHDR   := $(wildcard native/src/*.h native/include/*.h)
+CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
+
+.PHONY: install test cwarn bench clean
+
+install: $(STAMP)
+
+# Creates the virtual environment, installs the package with its test extras and compiles the
+# C core (cffi builds engine/_native in place for the editable install).
+$(STAMP): pyproject.toml setup.py native/build_ffi.py $(CSRC) $(CHDR)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+# The C core must stay -Wall -Wextra clean: compile every file on its own with -Werror.
+cwarn:
+	@for f in $(CSRC); do $(CC) $(CFLAGS) -c $$f -o /dev/null || exit 1; done
+	@echo "C core: -Wall -Wextra clean"
+
+test: install cwarn
+	$(PY) -m pytest -q -n 2
+
+bench: install
+	$(PY) -m engine.bench --write docs/benchmarks.md
+
+clean:
+	rm -rf $(VENV) build *.egg-info engine/_native.* .pytest_cache .hypothesis

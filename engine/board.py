@@ -1,0 +1,334 @@
+"""Board, colours, rules and pattern names over the native core.
+
+Coordinates are (x, y), 0-based, x the column, as in the Gomocup protocol. Bulk queries return
+numpy arrays indexed [y, x] (row-major), filled by one C call each.
+"""
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from engine.native import BoardError, ForbiddenMove, check, ffi, lib
+
+Move = tuple[int, int]
+
+
+class Color(enum.IntEnum):
+    EMPTY = lib.RJ_EMPTY
+    BLACK = lib.RJ_BLACK
+    WHITE = lib.RJ_WHITE
+
+    @property
+    def opponent(self) -> Color:
+        if self is Color.EMPTY:
+            raise ValueError("EMPTY has no opponent")
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+
+class Rule(enum.IntEnum):
+    FREESTYLE = lib.RJ_FREESTYLE
+    STANDARD = lib.RJ_STANDARD
+    RENJU = lib.RJ_RENJU
+    CARO = lib.RJ_CARO  # Gomocup rule 8: five or more, not blocked at both ends
+    CARO_EXACT = lib.RJ_CARO_EXACT  # Gomocup rule 9: exactly five, not blocked at both ends
+
+    @classmethod
+    def from_gomocup(cls, bits: int) -> Rule:
+        """Decode Gomocup's `INFO rule` bitmask: renju when bit 4 is set, then caro (bit 8, exact
+        five when bit 1 is also set), then standard (bit 1); bit 2 (continuous game) is ignored."""
+        if bits < 0:
+            raise BoardError(f"bad rule value {bits}")
+        if bits & 4:
+            return cls.RENJU
+        if bits & 8:
+            return cls.CARO_EXACT if bits & 1 else cls.CARO
+        return cls.STANDARD if bits & 1 else cls.FREESTYLE
+
+    @classmethod
+    def parse(cls, name: str | int | Rule) -> Rule:
+        """A rule from its name ("renju", "caro-exact", ...), its Gomocup number, or itself."""
+        if isinstance(name, Rule):
+            return name
+        if isinstance(name, int):
+            return cls.from_gomocup(name)
+        key = name.strip().lower().replace("-", "_")
+        if key.isdigit():
+            return cls.from_gomocup(int(key))
+        try:
+            return cls[key.upper()]
+        except KeyError:
+            raise BoardError(f"unknown rule {name!r}") from None
+
+
+class Pattern(enum.IntEnum):
+    """What a stone placed on a point makes on one line through it (see native/include/renju.h).
+    `O` own stone, `X` opponent, `_` empty, `*` the new stone."""
+
+    NONE = lib.RJ_PT_NONE  # no five can ever be made through the point on this line
+    FORBID = lib.RJ_PT_FORBID  # same-line double four, Renju black only: O_O*O_O
+    DEAD1 = lib.RJ_PT_DEAD1  # X*____
+    LIVE1 = lib.RJ_PT_LIVE1  # __*___
+    DEAD2 = lib.RJ_PT_DEAD2  # XO*___
+    LIVE2 = lib.RJ_PT_LIVE2  # __O*__
+    DEAD3 = lib.RJ_PT_DEAD3  # XOO*__
+    LIVE3 = lib.RJ_PT_LIVE3  # _OO*__
+    DEAD4 = lib.RJ_PT_DEAD4  # XOOO*_
+    LIVE4 = lib.RJ_PT_LIVE4  # _OOO*_
+    FIVE = lib.RJ_PT_FIVE  # OOOO*
+    OVERLINE = lib.RJ_PT_OVERLINE  # OOO*OO
+
+
+class Foul(enum.IntEnum):
+    NONE = lib.RJ_FOUL_NONE
+    DOUBLE_THREE = lib.RJ_FOUL_DOUBLE_THREE
+    DOUBLE_FOUR = lib.RJ_FOUL_DOUBLE_FOUR
+    OVERLINE = lib.RJ_FOUL_OVERLINE
+
+
+class Result(enum.IntEnum):
+    ONGOING = lib.RJ_ONGOING
+    BLACK_WINS = lib.RJ_BLACK_WINS
+    WHITE_WINS = lib.RJ_WHITE_WINS
+    DRAW = lib.RJ_DRAW
+
+
+def threat_level(rule: Rule, color: Color, pattern: Pattern) -> int:
+    """The method's threat level of a pattern type: -1 forbidden, 0 quiet ... 4 five."""
+    return int(lib.rj_threat_level(int(rule), int(color), int(pattern)))
+
+
+class Board:
+    """A board under one rule, with play/undo history, backed by an incremental C structure."""
+
+    def __init__(self, size: int = 15, rule: Rule | str | int = Rule.RENJU) -> None:
+        if not isinstance(size, int) or not lib.RJ_MIN_SIZE <= size <= lib.RJ_MAX_SIZE:
+            raise BoardError(f"board size must be an integer from {lib.RJ_MIN_SIZE} to {lib.RJ_MAX_SIZE}, got {size!r}")
+        rule = Rule.parse(rule)
+        handle = lib.rj_board_new(size, int(rule))
+        if handle == ffi.NULL:
+            raise BoardError("could not create the board (out of memory?)")
+        self._b = ffi.gc(handle, lib.rj_board_free)
+        self.size = size
+        self.rule = rule
+
+    # ---- construction -------------------------------------------------------------------
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[Move], size: int = 15, rule: Rule | str | int = Rule.RENJU) -> Board:
+        """Replay moves in order (black first), with every rule enforced."""
+        board = cls(size, rule)
+        for x, y in moves:
+            board.play(x, y)
+        return board
+
+    @classmethod
+    def from_stones(
+        cls,
+        black: Iterable[Move],
+        white: Iterable[Move],
+        to_move: Color | None = None,
+        size: int = 15,
+        rule: Rule | str | int = Rule.RENJU,
+    ) -> Board:
+        """A position as it stands (a puzzle): stones are placed without turn order or foul checks.
+        The side to move defaults to black when the counts are equal, else white."""
+        board = cls(size, rule)
+        black, white = list(black), list(white)
+        for color, stones in ((Color.BLACK, black), (Color.WHITE, white)):
+            for x, y in stones:
+                board.put(x, y, color)
+        if to_move is None:
+            to_move = Color.BLACK if len(black) == len(white) else Color.WHITE
+        board.to_move = to_move
+        return board
+
+    def copy(self) -> Board:
+        other = Board(self.size, self.rule)
+        lib.rj_board_copy(other._b, self._b)
+        return other
+
+    def clear(self) -> None:
+        lib.rj_board_clear(self._b)
+
+    # ---- state --------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Color:
+        return Color(lib.rj_to_move(self._b))
+
+    @to_move.setter
+    def to_move(self, color: Color) -> None:
+        check(lib.rj_set_to_move(self._b, int(color)), "to_move")
+
+    @property
+    def result(self) -> Result:
+        return Result(lib.rj_result(self._b))
+
+    @property
+    def game_over(self) -> bool:
+        return self.result != Result.ONGOING
+
+    @property
+    def stone_count(self) -> int:
+        return int(lib.rj_stone_count(self._b))
+
+    @property
+    def hash(self) -> int:
+        return int(lib.rj_hash(self._b))
+
+    def __getitem__(self, point: Move) -> Color:
+        x, y = point
+        v = lib.rj_get(self._b, x, y)
+        if v == lib.RJ_WALL:
+            raise BoardError(f"({x}, {y}) is off the {self.size}x{self.size} board")
+        return Color(v)
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.size and 0 <= y < self.size
+
+    def history(self) -> list[tuple[Move, Color]]:
+        """Stones in the order they were placed, with their colours."""
+        n = self.stone_count
+        xs, ys = ffi.new("int16_t[]", max(n, 1)), ffi.new("int16_t[]", max(n, 1))
+        cs = ffi.new("uint8_t[]", max(n, 1))
+        n = lib.rj_history(self._b, xs, ys, cs)
+        return [((xs[i], ys[i]), Color(cs[i])) for i in range(n)]
+
+    @property
+    def moves(self) -> list[Move]:
+        return [m for m, _ in self.history()]
+
+    @property
+    def last_move(self) -> Move | None:
+        h = self.history()
+        return h[-1][0] if h else None
+
+    def stones(self) -> np.ndarray:
+        """uint8 array [y, x] of Color values."""
+        out = np.zeros((self.size, self.size), dtype=np.uint8)
+        for (x, y), c in self.history():
+            out[y, x] = c
+        return out
+
+    # ---- moves --------------------------------------------------------------------------
+
+    def _validate(self, x: int, y: int) -> None:
+        if not (isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer))):
+            raise BoardError(f"coordinates must be integers, got ({x!r}, {y!r})")
+
+    def play(self, x: int, y: int) -> None:
+        """Play the side to move at (x, y). Raises OffBoard, Occupied, GameOver or (black in
+        Renju) ForbiddenMove, leaving the board unchanged."""
+        self._validate(x, y)
+        if self.rule == Rule.RENJU and self.to_move == Color.BLACK and self.on_board(x, y):
+            foul = Foul(lib.rj_foul(self._b, x, y))
+            if foul != Foul.NONE and lib.rj_result(self._b) == lib.RJ_ONGOING:
+                raise ForbiddenMove(f"({x}, {y}) is forbidden for black: {foul.name.lower()}", foul)
+        check(lib.rj_play(self._b, x, y), f"play ({x}, {y})")
+
+    def put(self, x: int, y: int, color: Color) -> None:
+        """Place a stone of `color` without changing the side to move or checking fouls
+        (position set-up). A stone that completes a winning line ends the game."""
+        self._validate(x, y)
+        check(lib.rj_put(self._b, x, y, int(color)), f"put ({x}, {y})")
+
+    def undo(self) -> Move:
+        """Take back the last stone; returns its point."""
+        last = self.last_move
+        check(lib.rj_undo(self._b), "undo")
+        assert last is not None
+        return last
+
+    # ---- rules --------------------------------------------------------------------------
+
+    def foul(self, x: int, y: int) -> Foul:
+        """Why black may not play (x, y) under Renju; Foul.NONE for other rules, occupied and
+        off-board points."""
+        self._validate(x, y)
+        return Foul(lib.rj_foul(self._b, x, y))
+
+    def is_legal(self, x: int, y: int) -> bool:
+        """Can the side to move play (x, y) now?"""
+        if not self.on_board(x, y) or self.game_over or self[x, y] != Color.EMPTY:
+            return False
+        return not (self.to_move == Color.BLACK and self.foul(x, y) != Foul.NONE)
+
+    def forbidden_points(self) -> np.ndarray:
+        """uint8 array [y, x] of Foul codes for black (all zero unless the rule is Renju)."""
+        out = np.zeros((self.size, self.size), dtype=np.uint8)
+        lib.rj_forbidden_points(self._b, ffi.from_buffer("uint8_t[]", out))
+        return out
+
+    def forbidden_list(self) -> list[Move]:
+        ys, xs = np.nonzero(self.forbidden_points())
+        return sorted(zip(xs.tolist(), ys.tolist()))
+
+    def legal_moves(self) -> list[Move]:
+        """Every point the side to move may play, in row-major order."""
+        if self.game_over:
+            return []
+        empty = self.stones() == Color.EMPTY
+        if self.to_move == Color.BLACK:
+            empty &= self.forbidden_points() == Foul.NONE
+        ys, xs = np.nonzero(empty)
+        return list(zip(xs.tolist(), ys.tolist()))
+
+    def wins_at(self, x: int, y: int, color: Color | None = None) -> bool:
+        """Would a stone of `color` (default: side to move) on the empty (x, y) win?"""
+        self._validate(x, y)
+        color = self.to_move if color is None else color
+        return bool(lib.rj_wins_at(self._b, x, y, int(color)))
+
+    # ---- patterns -----------------------------------------------------------------------
+
+    def patterns(self, color: Color) -> np.ndarray:
+        """uint8 array [y, x, direction] of Pattern codes for a stone of `color` on each point;
+        directions: horizontal, vertical, diagonal (x+1, y+1), anti-diagonal (x-1, y+1)."""
+        out = np.zeros((self.size, self.size, 4), dtype=np.uint8)
+        lib.rj_patterns(self._b, int(color), ffi.from_buffer("uint8_t[]", out))
+        return out
+
+    def pattern_counts(self, color: Color) -> np.ndarray:
+        """int32 array [Pattern] counting (empty point, direction) pairs of each type."""
+        out = np.zeros(len(Pattern), dtype=np.int32)
+        lib.rj_pattern_counts(self._b, int(color), ffi.from_buffer("int32_t[]", out))
+        return out
+
+    def check(self) -> None:
+        """Raise AssertionError if any incremental structure differs from a recomputation."""
+        code = lib.rj_board_check(self._b)
+        names = {1: "line keys", 2: "pattern codes", 3: "pattern counts", 4: "hash", 5: "stone count", 6: "result"}
+        if code:
+            raise AssertionError(f"incremental state differs from recomputation: {names.get(code, code)}")
+
+    # ---- display ------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        """Diagram with the top row (largest y) first: X black, O white, . empty."""
+        grid = self.stones()
+        chars = {0: ".", 1: "X", 2: "O"}
+        return "\n".join("".join(chars[int(v)] for v in grid[y]) for y in range(self.size - 1, -1, -1))
+
+    def __repr__(self) -> str:
+        return f"Board(size={self.size}, rule={self.rule.name}, moves={len(self.moves)}, to_move={self.to_move.name})"
+
+
+def diagram_stones(rows: Sequence[str]) -> tuple[list[Move], list[Move]]:
+    """Parse a diagram (first string = top row, y = size-1; X black, O white, anything else
+    empty; spaces ignored) into black and white stone lists."""
+    rows = [r.replace(" ", "") for r in rows]
+    size = len(rows)
+    black: list[Move] = []
+    white: list[Move] = []
+    for i, row in enumerate(rows):
+        if len(row) != size:
+            raise BoardError(f"diagram row {i} has {len(row)} cells, expected {size}")
+        y = size - 1 - i
+        for x, ch in enumerate(row):
+            if ch in "Xx":
+                black.append((x, y))
+            elif ch in "Oo":
+                white.append((x, y))
+    return black, white

@@ -1,0 +1,163 @@
+/*
+ * renju.h — the one public C API of the pbrain-renju native core.
+ *
+ * Everything is prefixed rj_. Boards are opaque handles; bulk queries write into caller-owned
+ * buffers (row-major, index y * size + x), so Python never holds a pointer into a board.
+ * Functions that can fail return an rj_status (0 = OK, negative = error).
+ *
+ * Coordinates: x is the column, y the row, both 0-based, as in the Gomocup protocol.
+ */
+#ifndef RENJU_H
+#define RENJU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RJ_MIN_SIZE 5
+#define RJ_MAX_SIZE 22
+#define RJ_MAX_MOVES (RJ_MAX_SIZE * RJ_MAX_SIZE)
+
+/* Stone colours. RJ_WALL marks the padding around the board. */
+enum rj_color { RJ_EMPTY = 0, RJ_BLACK = 1, RJ_WHITE = 2, RJ_WALL = 3 };
+
+/* Rules. Gomocup's `INFO rule` bitmask maps onto these with rj_rule_from_gomocup(). */
+enum rj_rule {
+    RJ_FREESTYLE = 0,  /* five or more in a row wins                               (rule 0) */
+    RJ_STANDARD = 1,   /* exactly five wins, an overline does not                   (rule 1) */
+    RJ_RENJU = 2,      /* RIF: black exactly five and forbidden moves; white 5+ wins (rule 4) */
+    RJ_CARO = 3,       /* five or more, not blocked at both ends by the opponent     (rule 8) */
+    RJ_CARO_EXACT = 4, /* exactly five, not blocked at both ends by the opponent     (rule 9) */
+    RJ_NUM_RULES = 5
+};
+
+/*
+ * Line pattern types: what a stone of colour c placed on an (empty) point makes on one line
+ * through it. Ordered from weakest to strongest except FORBID and OVERLINE.
+ *   NONE      no five can ever be made through the point on this line
+ *   FORBID    a same-line double four (black in Renju only): X_XXX_X, XX_XX_XX, XXX_X_XXX
+ *   DEAD1..LIVE4   one more stone of c on the line could make the next stronger dead/live type
+ *   DEAD4     exactly one point completes a five through the stone
+ *   LIVE4     a straight four (two completion points)
+ *   FIVE      a winning five
+ *   OVERLINE  six or more in a row; it wins or is forbidden or is nothing, depending on the rule
+ */
+enum rj_pattern {
+    RJ_PT_NONE = 0,
+    RJ_PT_FORBID = 1,
+    RJ_PT_DEAD1 = 2,
+    RJ_PT_LIVE1 = 3,
+    RJ_PT_DEAD2 = 4,
+    RJ_PT_LIVE2 = 5,
+    RJ_PT_DEAD3 = 6,
+    RJ_PT_LIVE3 = 7,
+    RJ_PT_DEAD4 = 8,
+    RJ_PT_LIVE4 = 9,
+    RJ_PT_FIVE = 10,
+    RJ_PT_OVERLINE = 11,
+    RJ_PT_COUNT = 12
+};
+
+/* Why a black move is forbidden in Renju. */
+enum rj_foul { RJ_FOUL_NONE = 0, RJ_FOUL_DOUBLE_THREE = 1, RJ_FOUL_DOUBLE_FOUR = 2, RJ_FOUL_OVERLINE = 3 };
+
+enum rj_result { RJ_ONGOING = 0, RJ_BLACK_WINS = 1, RJ_WHITE_WINS = 2, RJ_DRAW = 3 };
+
+enum rj_status {
+    RJ_OK = 0,
+    RJ_E_OFFBOARD = -1,
+    RJ_E_OCCUPIED = -2,
+    RJ_E_GAMEOVER = -3,
+    RJ_E_NOHISTORY = -4,
+    RJ_E_BADSIZE = -5,
+    RJ_E_BADRULE = -6,
+    RJ_E_NOMEM = -7,
+    RJ_E_BADCOLOR = -8
+};
+
+typedef struct rj_board rj_board;
+
+/* ---- pattern tables (tables.c) ---- */
+
+/* Builds the pattern table of a rule if not built yet (the only global state mutated after start).
+ * Call before sharing boards between threads. Returns RJ_OK or an error. */
+int rj_tables_init(int rule);
+/* Bytes held by all pattern tables built so far. */
+size_t rj_tables_memory(void);
+/* Pattern type of colour c at the centre of an 11-cell line window (cells[5] is ignored; cells
+ * hold rj_color values, RJ_WALL beyond the edge). Builds the rule's table if needed. */
+int rj_classify_line(int rule, int color, const uint8_t cells[11]);
+/* Threat level of a pattern type for (rule, colour): -1 forbidden, 0 quiet, 1 live three,
+ * 2 dead four, 3 live four, 4 five. */
+int rj_threat_level(int rule, int color, int pattern);
+/* Whether a pattern type wins for (rule, colour). */
+int rj_pattern_wins(int rule, int color, int pattern);
+
+/* ---- boards (board.c) ---- */
+
+rj_board *rj_board_new(int size, int rule);
+void rj_board_free(rj_board *b);
+/* Copies src into dst (both must exist). */
+void rj_board_copy(rj_board *dst, const rj_board *src);
+/* Empties the board; black to move. */
+void rj_board_clear(rj_board *b);
+
+int rj_size(const rj_board *b);
+int rj_rule(const rj_board *b);
+int rj_to_move(const rj_board *b);
+int rj_stone_count(const rj_board *b);
+int rj_result(const rj_board *b);
+uint64_t rj_hash(const rj_board *b);
+/* Colour at (x, y), RJ_WALL when off the board. */
+int rj_get(const rj_board *b, int x, int y);
+/* Fills xs/ys (length >= stone count) with the stones in the order they were placed; returns
+ * the count. colors may be NULL. */
+int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);
+
+/* Plays the side to move at (x, y): RJ_E_OFFBOARD, RJ_E_OCCUPIED or RJ_E_GAMEOVER leave the
+ * board unchanged. Does NOT reject forbidden moves: check rj_foul() first. */
+int rj_play(rj_board *b, int x, int y);
+/* Places a stone of a given colour without changing the side to move (position set-up). */
+int rj_put(rj_board *b, int x, int y, int color);
+/* Takes back the last placed stone (by play or put), restoring side to move and result. */
+int rj_undo(rj_board *b);
+int rj_set_to_move(rj_board *b, int color);
+
+/* Would a stone of colour c at the empty point (x, y) win? Exact (scans the real board). */
+int rj_wins_at(const rj_board *b, int x, int y, int color);
+
+/* Pattern codes: out[(y * size + x) * 4 + d] for directions d = 0 horizontal, 1 vertical,
+ * 2 diagonal (x+1, y+1), 3 anti-diagonal (x-1, y+1). Occupied points hold the codes of their
+ * line as if the point were empty. */
+void rj_patterns(const rj_board *b, int color, uint8_t *out);
+/* Number of (empty point, direction) pairs of each pattern type for colour c. */
+void rj_pattern_counts(const rj_board *b, int color, int32_t out[RJ_PT_COUNT]);
+
+/* Compares every incremental structure (line keys, pattern codes, counts, hash, stone count,
+ * result) with a from-scratch recomputation. 0 if they agree, otherwise a positive code naming
+ * the first mismatch (1 keys, 2 patterns, 3 counts, 4 hash, 5 stone count, 6 result). */
+int rj_board_check(const rj_board *b);
+/* Rebuilds every incremental structure from the stones alone (the slow path the check uses). */
+void rj_board_recompute(rj_board *b);
+
+/* ---- Renju forbidden moves (forbid.c) ---- */
+
+/* Foul kind for black at (x, y) under the board's rule: RJ_FOUL_NONE unless the rule is Renju
+ * and the point is empty and forbidden. An exact five is never forbidden. Exact: the three
+ * check is recursive. The board is restored before returning. */
+int rj_foul(rj_board *b, int x, int y);
+/* out[y * size + x] = foul kind of every point for black; returns the number of forbidden
+ * points. All zero unless the rule is Renju. */
+int rj_forbidden_points(rj_board *b, uint8_t *out);
+
+/* ---- benchmarks measured inside C (bench.c) ---- */
+
+/* Plays the given moves in order, then undoes them, `rounds` times; returns ns per play+undo pair. */
+double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
+/* Calls rj_forbidden_points `rounds` times; returns ns per call. */
+double rj_bench_forbidden(rj_board *b, int rounds);
+/* Calls rj_board_recompute `rounds` times; returns ns per call. */
+double rj_bench_recompute(rj_board *b, int rounds);
+/* Builds a fresh table for the rule `rounds` times in a private buffer; returns ns per build. */
+double rj_bench_table_build(int rule, int rounds);
+
+#endif /* RENJU_H */

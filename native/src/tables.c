@@ -1,0 +1,229 @@
+/*
+ * tables.c — generates the pattern tables from the rules.
+ *
+ * The classifier is a memoised recursion over line windows ("what does one more stone make"):
+ * a window where the centre's run wins is FIVE (or OVERLINE when longer than five); one with
+ * two completion points is a straight four (LIVE4) when they bracket an unbroken four, else a
+ * same-line double four (FORBID for Renju black, LIVE4 otherwise); one completion point is DEAD4;
+ * otherwise the type is one step below the best type a single extra stone can reach
+ * (LIVE4 -> LIVE3, DEAD4 -> DEAD3, ..., DEAD2 -> DEAD1). Nothing is typed in by hand.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "renju.h"
+#include "tables.h"
+
+static uint8_t *g_tables[RJ_NUM_RULES];
+
+const uint8_t *rj_table(int rule)
+{
+    return (rule >= 0 && rule < RJ_NUM_RULES) ? g_tables[rule] : NULL;
+}
+
+/* Length of colour c's unbroken run through the centre of a[11] and whether it wins under the
+ * rule. Cells beyond the window are unknown; a run reaching the window edge is >= 6 long, which
+ * decides every rule except caro (rule 8), where such a run is taken to win. */
+static int run_wins(int rule, int c, const uint8_t *a, int *left, int *right)
+{
+    int l = 0, r = 0;
+    while (5 - l - 1 >= 0 && a[5 - l - 1] == c)
+        l++;
+    while (5 + r + 1 <= 10 && a[5 + r + 1] == c)
+        r++;
+    *left = l;
+    *right = r;
+    int len = l + r + 1;
+    if (len < 5)
+        return 0;
+    int opp = 3 - c;
+    int le = 5 - l - 1 >= 0 ? a[5 - l - 1] : RJ_EMPTY;
+    int re = 5 + r + 1 <= 10 ? a[5 + r + 1] : RJ_EMPTY;
+    int blocked = le == opp && re == opp; /* a wall never blocks in caro */
+    switch (rule) {
+    case RJ_FREESTYLE:
+        return 1;
+    case RJ_STANDARD:
+        return len == 5;
+    case RJ_RENJU:
+        return c == RJ_WHITE || len == 5;
+    case RJ_CARO:
+        return !blocked;
+    case RJ_CARO_EXACT:
+        return len == 5 && !blocked;
+    default:
+        return 0;
+    }
+}
+
+struct classifier {
+    int rule, color;
+    uint8_t *memo; /* RJ_KEY_COUNT entries, 0xFF = not yet known */
+};
+
+static int weaker(int t)
+{
+    switch (t) {
+    case RJ_PT_LIVE4: return RJ_PT_LIVE3;
+    case RJ_PT_DEAD4: return RJ_PT_DEAD3;
+    case RJ_PT_LIVE3: return RJ_PT_LIVE2;
+    case RJ_PT_DEAD3: return RJ_PT_DEAD2;
+    case RJ_PT_LIVE2: return RJ_PT_LIVE1;
+    case RJ_PT_DEAD2: return RJ_PT_DEAD1;
+    default: return RJ_PT_NONE;
+    }
+}
+
+/* a[5] holds the classified colour; key encodes a[] without the centre. */
+static int classify(struct classifier *cx, uint8_t *a, uint32_t key)
+{
+    if (cx->memo[key] != 0xFF)
+        return cx->memo[key];
+    const int c = cx->color;
+    int l, r, t;
+    if (run_wins(cx->rule, c, a, &l, &r)) {
+        t = l + r + 1 == 5 ? RJ_PT_FIVE : RJ_PT_OVERLINE;
+    } else if (l + r + 1 >= 6 && cx->rule != RJ_CARO) {
+        t = RJ_PT_OVERLINE; /* too long to be a winning five, now or ever */
+    } else if (l + r + 1 >= 5) {
+        t = RJ_PT_NONE; /* blocked at both ends (caro): dead for good */
+    } else {
+        /* Only the cells just beyond the run's ends can extend it into a five. */
+        int ends[2] = {5 - l - 1, 5 + r + 1}, completions = 0;
+        for (int i = 0; i < 2; i++) {
+            int q = ends[i], ql, qr;
+            if (q < 0 || q > 10 || a[q] != RJ_EMPTY)
+                continue;
+            a[q] = (uint8_t)c;
+            completions += run_wins(cx->rule, c, a, &ql, &qr);
+            a[q] = RJ_EMPTY;
+        }
+        if (completions == 2)
+            t = (l + r + 1 == 4 || !(cx->rule == RJ_RENJU && c == RJ_BLACK)) ? RJ_PT_LIVE4 : RJ_PT_FORBID;
+        else if (completions == 1)
+            t = RJ_PT_DEAD4;
+        else {
+            t = RJ_PT_NONE;
+            for (int q = 0; q <= 10; q++) {
+                if (q == 5 || a[q] != RJ_EMPTY)
+                    continue;
+                a[q] = (uint8_t)c;
+                int child = classify(cx, a, key | (uint32_t)c << (2 * rj_key_slot(q - 5)));
+                a[q] = RJ_EMPTY;
+                int w = weaker(child);
+                if (w > t)
+                    t = w;
+            }
+        }
+    }
+    cx->memo[key] = (uint8_t)t;
+    return t;
+}
+
+/* Walls must form the outer end of each half-window: nothing lies beyond the board edge. */
+static int key_valid(uint32_t key)
+{
+    int wall = 0;
+    for (int k = -1; k >= -5; k--) {
+        int v = (key >> (2 * rj_key_slot(k))) & 3;
+        if (wall && v != RJ_WALL)
+            return 0;
+        wall = v == RJ_WALL;
+    }
+    wall = 0;
+    for (int k = 1; k <= 5; k++) {
+        int v = (key >> (2 * rj_key_slot(k))) & 3;
+        if (wall && v != RJ_WALL)
+            return 0;
+        wall = v == RJ_WALL;
+    }
+    return 1;
+}
+
+static void decode(uint32_t key, uint8_t *a, int color)
+{
+    for (int k = -5; k <= 5; k++)
+        if (k != 0)
+            a[5 + k] = (uint8_t)((key >> (2 * rj_key_slot(k))) & 3);
+    a[5] = (uint8_t)color;
+}
+
+void rj_table_generate(int rule, uint8_t *out)
+{
+    uint8_t *memo = malloc(2 * (size_t)RJ_KEY_COUNT);
+    if (!memo)
+        return;
+    memset(memo, 0xFF, 2 * (size_t)RJ_KEY_COUNT);
+    memset(out, 0, RJ_KEY_COUNT);
+    struct classifier cx[2] = {{rule, RJ_BLACK, memo}, {rule, RJ_WHITE, memo + RJ_KEY_COUNT}};
+    uint8_t a[11];
+    for (uint32_t key = 0; key < RJ_KEY_COUNT; key++) {
+        if (!key_valid(key))
+            continue;
+        decode(key, a, RJ_BLACK);
+        int tb = classify(&cx[0], a, key);
+        decode(key, a, RJ_WHITE);
+        int tw = classify(&cx[1], a, key);
+        out[key] = (uint8_t)(tb | tw << 4);
+    }
+    free(memo);
+}
+
+int rj_tables_init(int rule)
+{
+    if (rule < 0 || rule >= RJ_NUM_RULES)
+        return RJ_E_BADRULE;
+    if (g_tables[rule])
+        return RJ_OK;
+    uint8_t *t = malloc(RJ_KEY_COUNT);
+    if (!t)
+        return RJ_E_NOMEM;
+    rj_table_generate(rule, t);
+    g_tables[rule] = t;
+    return RJ_OK;
+}
+
+size_t rj_tables_memory(void)
+{
+    size_t n = 0;
+    for (int r = 0; r < RJ_NUM_RULES; r++)
+        if (g_tables[r])
+            n += RJ_KEY_COUNT;
+    return n;
+}
+
+int rj_classify_line(int rule, int color, const uint8_t cells[11])
+{
+    if (rj_tables_init(rule) != RJ_OK || (color != RJ_BLACK && color != RJ_WHITE))
+        return -1;
+    uint32_t key = 0;
+    for (int k = -5; k <= 5; k++)
+        if (k != 0)
+            key |= (uint32_t)(cells[5 + k] & 3) << (2 * rj_key_slot(k));
+    return rj_pat_of(g_tables[rule][key], color);
+}
+
+int rj_pattern_wins(int rule, int color, int pattern)
+{
+    if (pattern == RJ_PT_FIVE)
+        return 1;
+    if (pattern != RJ_PT_OVERLINE)
+        return 0;
+    return rule == RJ_FREESTYLE || rule == RJ_CARO || (rule == RJ_RENJU && color == RJ_WHITE);
+}
+
+int rj_threat_level(int rule, int color, int pattern)
+{
+    switch (pattern) {
+    case RJ_PT_FIVE: return 4;
+    case RJ_PT_OVERLINE:
+        if (rj_pattern_wins(rule, color, pattern))
+            return 4;
+        return rule == RJ_RENJU && color == RJ_BLACK ? -1 : 0;
+    case RJ_PT_LIVE4: return 3;
+    case RJ_PT_DEAD4: return 2;
+    case RJ_PT_LIVE3: return 1;
+    case RJ_PT_FORBID: return -1;
+    default: return 0;
+    }
+}

@@ -1,0 +1,31 @@
+/*
+ * tables.h — pattern tables generated from the rules.
+ *
+ * A line window is the 10 cells at offsets -5..-1, +1..+5 from a point along one direction,
+ * 2 bits each (rj_color), packed into a 20-bit key: offset k < 0 sits at slot k + 5, offset
+ * k > 0 at slot k + 4. ±5 cells is exactly enough: every five through the point lies within
+ * ±4 and its end cells within ±5.
+ *
+ * The table of a rule maps a key to one byte: low nibble the pattern type for black at the
+ * centre, high nibble the type for white.
+ */
+#ifndef RJ_TABLES_H
+#define RJ_TABLES_H
+
+#include <stdint.h>
+
+#define RJ_KEY_BITS 20
+#define RJ_KEY_COUNT (1u << RJ_KEY_BITS)
+
+/* Slot of line offset k (k in -5..-1, 1..5) inside a key. */
+static inline int rj_key_slot(int k) { return k < 0 ? k + 5 : k + 4; }
+
+/* The rule's table, or NULL if it has not been built (rj_tables_init builds it). */
+const uint8_t *rj_table(int rule);
+
+/* Generates a rule's table into out (RJ_KEY_COUNT bytes). */
+void rj_table_generate(int rule, uint8_t *out);
+
+static inline int rj_pat_of(uint8_t packed, int color) { return color == 1 ? (packed & 15) : (packed >> 4); }
+
+#endif
