@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from engine.native import BoardError, ForbiddenMove, check, ffi, lib
+from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard, check, ffi, lib
 
 Move = tuple[int, int]
 
@@ -53,6 +53,8 @@ class Rule(enum.IntEnum):
             return name
         if isinstance(name, int):
             return cls.from_gomocup(name)
+        if not isinstance(name, str):
+            raise BoardError(f"unknown rule {name!r}")
         key = name.strip().lower().replace("-", "_")
         if key.isdigit():
             return cls.from_gomocup(int(key))
@@ -133,15 +135,24 @@ class Board:
         rule: Rule | str | int = Rule.RENJU,
     ) -> Board:
         """A position as it stands (a puzzle): stones are placed without turn order or foul checks.
-        The side to move defaults to black when the counts are equal, else white."""
+        The side to move defaults to black when the counts are equal, else white. A position
+        that already holds a winning line (or a full board) raises GameOver."""
         board = cls(size, rule)
         black, white = list(black), list(white)
+        grid = np.zeros((board.size, board.size), dtype=np.uint8)
         for color, stones in ((Color.BLACK, black), (Color.WHITE, white)):
             for x, y in stones:
-                board.put(x, y, color)
+                board._validate(x, y)
+                if not board.on_board(x, y):
+                    raise OffBoard(f"({x}, {y}) is off the {size}x{size} board")
+                if grid[y, x]:
+                    raise Occupied(f"({x}, {y}) is given twice")
+                grid[y, x] = color
         if to_move is None:
             to_move = Color.BLACK if len(black) == len(white) else Color.WHITE
-        board.to_move = to_move
+        check(lib.rj_board_load(board._b, ffi.from_buffer("uint8_t[]", grid), int(to_move)), "from_stones")
+        if board.game_over:
+            raise GameOver(f"the position is already decided ({board.result.name.lower().replace('_', ' ')})")
         return board
 
     def copy(self) -> Board:

@@ -80,6 +80,7 @@ int rj_get(const rj_board *b, int x, int y);
 int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);
 int rj_play(rj_board *b, int x, int y);
 int rj_put(rj_board *b, int x, int y, int color);
+int rj_board_load(rj_board *b, const uint8_t *grid, int to_move);
 int rj_undo(rj_board *b);
 int rj_set_to_move(rj_board *b, int color);
 int rj_wins_at(const rj_board *b, int x, int y, int color);

@@ -118,6 +118,10 @@ int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);
 int rj_play(rj_board *b, int x, int y);
 /* Places a stone of a given colour without changing the side to move (position set-up). */
 int rj_put(rj_board *b, int x, int y, int color);
+/* Sets the whole position at once: grid[y * size + x] holds rj_color values (EMPTY, BLACK or
+ * WHITE). Stones enter the history in row-major order; the result is judged from the final
+ * position (not stone by stone), so a puzzle is taken exactly as it stands. */
+int rj_board_load(rj_board *b, const uint8_t *grid, int to_move);
 /* Takes back the last placed stone (by play or put), restoring side to move and result. */
 int rj_undo(rj_board *b);
 int rj_set_to_move(rj_board *b, int color);

@@ -287,6 +287,31 @@ static int scratch_result(const rj_board *b)
     return full ? RJ_DRAW : RJ_ONGOING;
 }
 
+int rj_board_load(rj_board *b, const uint8_t *grid, int to_move)
+{
+    const int n = b->size;
+    if (to_move != RJ_BLACK && to_move != RJ_WHITE)
+        return RJ_E_BADCOLOR;
+    for (int i = 0; i < n * n; i++)
+        if (grid[i] > RJ_WHITE)
+            return RJ_E_BADCOLOR;
+    rj_board_clear(b);
+    for (int i = 0; i < n * n; i++) {
+        if (grid[i] == RJ_EMPTY)
+            continue;
+        int pos = rj_pos(i % n, i / n);
+        struct rj_undo_entry *h = &b->hist[b->nhist++];
+        h->pos = (int16_t)pos;
+        h->color = grid[i];
+        h->prev_to_move = RJ_BLACK;
+        h->prev_result = RJ_ONGOING;
+        rj_set_stone(b, pos, grid[i]);
+    }
+    set_to_move(b, to_move);
+    b->result = scratch_result(b);
+    return RJ_OK;
+}
+
 int rj_board_check(const rj_board *b)
 {
     rj_board *s = malloc(sizeof *s);
