@@ -1,0 +1,153 @@
+"""`make bench`: speed of the native core, timed inside C, printed and recorded in
+docs/benchmarks.md (between markers, so other sections of that file are kept).
+
+    python -m engine.bench [--write docs/benchmarks.md] [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.board import Board, Rule
+from engine.native import ffi, lib
+
+START, END = "<!-- bench:native:start -->", "<!-- bench:native:end -->"
+
+
+def random_game(rng: random.Random, stones: int, rule: Rule = Rule.RENJU, size: int = 15) -> Board:
+    """A legal game of `stones` moves clustered like real play (each move near the previous
+    ones), redrawn until it reaches that length without a win."""
+    while True:
+        board = Board(size, rule)
+        board.play(size // 2, size // 2)
+        while board.stone_count < stones and not board.game_over:
+            legal = board.legal_moves()
+            placed = board.moves
+            near = [m for m in legal if any(max(abs(m[0] - p[0]), abs(m[1] - p[1])) <= 2 for p in placed[-6:])]
+            board.play(*rng.choice(near or legal))
+        if not board.game_over:
+            return board
+
+
+def machine() -> str:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+
+
+def startup_cost() -> tuple[float, float, float, float]:
+    """In a fresh process: ms to build the Renju table on first use, resident memory that build
+    added and the whole process's resident memory after it (MB, from /proc), and the bytes the
+    tables hold (MB)."""
+    code = (
+        "import time\n"
+        "from engine.native import lib\n"
+        "def rss():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmRSS:'):\n"
+        "            return int(line.split()[1]) / 1024\n"
+        "r0 = rss()\n"
+        "t = time.perf_counter(); lib.rj_tables_init(lib.RJ_RENJU); dt = time.perf_counter() - t\n"
+        "r1 = rss()\n"
+        "print(dt * 1e3, r1 - r0, r1, lib.rj_tables_memory() / 2**20)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    ms, grew, total, held = (float(v) for v in out.split())
+    return ms, grew, total, held
+
+
+def run(quick: bool) -> list[tuple[str, str, str]]:
+    rng = random.Random(12345)
+    rounds = 200 if quick else 2000
+    rows: list[tuple[str, str, str]] = []
+
+    # play + undo of a 60-move game, per move.
+    games = [random_game(rng, 60) for _ in range(5 if quick else 20)]
+    per_move = []
+    for g in games:
+        moves = g.moves
+        xs = ffi.new("int16_t[]", [m[0] for m in moves])
+        ys = ffi.new("int16_t[]", [m[1] for m in moves])
+        empty = Board(15, Rule.RENJU)
+        per_move.append(lib.rj_bench_play_undo(empty._b, xs, ys, len(moves), rounds))
+    play_undo = statistics.median(per_move)
+    rows.append(("play + undo, per move (60-move Renju games, 15x15)", f"{play_undo:.0f} ns", "<= 300 ns"))
+
+    # All forbidden points of 60-stone positions.
+    fb = [lib.rj_bench_forbidden(g._b, rounds) / 1e3 for g in games]
+    found = sum(len(g.forbidden_list()) for g in games)
+    rows.append(("all forbidden points, 60-stone Renju position (median)", f"{statistics.median(fb):.1f} µs", "<= 50 µs"))
+    rows.append(("all forbidden points, 60-stone Renju position (slowest)", f"{max(fb):.1f} µs", "<= 50 µs"))
+    rows.append(("  forbidden points found over those positions", f"{found} in {len(games)} positions", ""))
+
+    # Tables: build time and memory.
+    build = lib.rj_bench_table_build(lib.RJ_RENJU, 3 if quick else 10) / 1e6
+    first_ms, grew_mb, total_mb, held_mb = startup_cost()
+    rows.append(("pattern table build, one rule (timed in C)", f"{build:.1f} ms", "<= 100 ms"))
+    rows.append(("first-use table build in a fresh process", f"{first_ms:.1f} ms", "<= 100 ms"))
+    rows.append(("memory of the tables: resident growth / bytes held", f"{grew_mb:.1f} MB / {held_mb:.1f} MB", "<= 64 MB"))
+    rows.append(("  whole process after start-up (Python, cffi, tables)", f"{total_mb:.1f} MB", ""))
+
+    # Incremental update against a from-scratch recomputation.
+    recompute = statistics.median(lib.rj_bench_recompute(g._b, rounds // 4 or 1) for g in games)
+    rows.append(("from-scratch recomputation of all keys and codes", f"{recompute / 1e3:.1f} µs", ""))
+    rows.append(("speed ratio: recomputation / one incremental update", f"{recompute / (play_undo / 2):.0f}x", ""))
+    return rows
+
+
+def render(rows: list[tuple[str, str, str]], command: str) -> str:
+    lines = [
+        START,
+        "## Native core (issue: native Renju core)",
+        "",
+        f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}",
+        "",
+        "| measure | value | target |",
+        "| --- | --- | --- |",
+    ]
+    lines += [f"| {name} | {value} | {target} |" for name, value, target in rows]
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def write(path: Path, section: str) -> None:
+    text = path.read_text() if path.exists() else "# Benchmarks\n\nEach figure with the command that produced it, the date and the machine.\n"
+    if START in text and END in text:
+        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: section, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--write", type=Path, help="update this markdown file's native-core section")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds (for smoke tests)")
+    args = ap.parse_args(argv)
+    rows = run(args.quick)
+    width = max(len(r[0]) for r in rows)
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value:>22}  {target}")
+    if args.write:
+        write(args.write, render(rows, "make bench"))
+        print(f"written to {args.write}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
