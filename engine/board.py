@@ -31,7 +31,8 @@ class Rule(enum.IntEnum):
     FREESTYLE = lib.RJ_FREESTYLE
     STANDARD = lib.RJ_STANDARD
     RENJU = lib.RJ_RENJU
-    CARO = lib.RJ_CARO  # Gomocup rule 8: five or more, not blocked at both ends
+    # Caro as the Gomocup referee judges it: an end is blocked by an opponent stone or the edge.
+    CARO = lib.RJ_CARO  # Gomocup rule 8: six or more, or a five not blocked at both ends
     CARO_EXACT = lib.RJ_CARO_EXACT  # Gomocup rule 9: exactly five, not blocked at both ends
 
     @classmethod

@@ -60,13 +60,11 @@ _FIVE = "five"  # internal only: p makes an exact five
 
 RULES = ("freestyle", "standard", "renju", "caro", "caro_exact")
 
-# Caro details on which sources disagree (see the report that came with this
-# file).  The values below follow the project brief: a board edge does not
-# block, and under rule 8 an overline must also be unblocked.  GomocupJudge's
-# referee (ai_match.make_move) instead counts the board edge as a blocked end
-# and lets any run of 6+ win under rule 8 whatever its ends.
-CARO_EDGE_BLOCKS = False
-CARO_OVERLINE_ALWAYS_WINS = False
+# Two caro details, as the Gomocup referee (GomocupJudge ai_match.make_move, rule 8/9 branch)
+# judges them and protocol.md 1.7 describes rule 8: stepping off the board counts as a blocked
+# end, and under rule 8 any run of six or more wins whatever its ends. The tests read these.
+CARO_EDGE_BLOCKS = True
+CARO_OVERLINE_ALWAYS_WINS = True
 
 
 # --------------------------------------------------------------------------

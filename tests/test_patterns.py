@@ -71,12 +71,15 @@ B, W = Color.BLACK, Color.WHITE
     ("|*...O", B, Rule.RENJU, Pattern.NONE),
     ("|*....O", B, Rule.RENJU, Pattern.DEAD1),
     ("O*....O", B, Rule.RENJU, Pattern.DEAD1),
-    # Caro: five blocked at both ends is nothing; open or edge-ended five wins.
+    # Caro (as the Gomocup referee judges it): a five blocked at both ends, by the opponent or
+    # the edge, is nothing; rule 8 lets any six or more win.
     ("..OXX*XXO..", B, Rule.CARO, Pattern.NONE),
     ("...XX*XXO..", B, Rule.CARO, Pattern.FIVE),
     ("|XX*XX.", B, Rule.CARO, Pattern.FIVE),
-    ("|XX*XXO", B, Rule.CARO, Pattern.FIVE),  # the edge does not block
-    ("..OXX*XXXO.", B, Rule.CARO, Pattern.NONE),  # blocked overline
+    ("|XX*XXO", B, Rule.CARO, Pattern.NONE),  # the edge blocks
+    ("|XX*XXO", B, Rule.CARO_EXACT, Pattern.NONE),
+    ("..OXX*XXXO.", B, Rule.CARO, Pattern.OVERLINE),  # six or more wins under rule 8
+    ("..OXX*XXXO.", B, Rule.CARO_EXACT, Pattern.OVERLINE),  # ... and never under rule 9
     ("...XX*XXX..", B, Rule.CARO, Pattern.OVERLINE),
     ("...XX*XXX..", B, Rule.CARO_EXACT, Pattern.OVERLINE),
     ("..OXXX*.O..", B, Rule.CARO, Pattern.NONE),  # can only become a blocked five
@@ -101,12 +104,12 @@ def _wins(rule: Rule, c: int, a: tuple[int, ...]) -> tuple[bool, int, int]:
     opp = 3 - c
     left = a[5 - l - 1] if 5 - l - 1 >= 0 else 0
     right = a[5 + r + 1] if 5 + r + 1 <= 10 else 0
-    blocked = left == opp and right == opp
+    blocked = left in (opp, 3) and right in (opp, 3)
     win = {
         Rule.FREESTYLE: True,
         Rule.STANDARD: n == 5,
         Rule.RENJU: c == 2 or n == 5,
-        Rule.CARO: not blocked,
+        Rule.CARO: n > 5 or not blocked,
         Rule.CARO_EXACT: n == 5 and not blocked,
     }[rule]
     return win, l, r
@@ -122,7 +125,7 @@ def py_classify(rule: Rule, c: int, a: tuple[int, ...]) -> Pattern:
     n = l + r + 1
     if win:
         return Pattern.FIVE if n == 5 else Pattern.OVERLINE
-    if n >= 6 and rule != Rule.CARO:
+    if n >= 6:
         return Pattern.OVERLINE
     if n >= 5:
         return Pattern.NONE

@@ -20,13 +20,15 @@
 /* Stone colours. RJ_WALL marks the padding around the board. */
 enum rj_color { RJ_EMPTY = 0, RJ_BLACK = 1, RJ_WHITE = 2, RJ_WALL = 3 };
 
-/* Rules. Gomocup's `INFO rule` bitmask maps onto these with rj_rule_from_gomocup(). */
+/* Rules. Gomocup's `INFO rule` bitmask maps onto these (engine.board.Rule.from_gomocup).
+ * In caro an end is blocked by an opponent stone or the board edge, as the Gomocup referee
+ * (GomocupJudge ai_match.make_move) judges it. */
 enum rj_rule {
     RJ_FREESTYLE = 0,  /* five or more in a row wins                               (rule 0) */
     RJ_STANDARD = 1,   /* exactly five wins, an overline does not                   (rule 1) */
     RJ_RENJU = 2,      /* RIF: black exactly five and forbidden moves; white 5+ wins (rule 4) */
-    RJ_CARO = 3,       /* five or more, not blocked at both ends by the opponent     (rule 8) */
-    RJ_CARO_EXACT = 4, /* exactly five, not blocked at both ends by the opponent     (rule 9) */
+    RJ_CARO = 3,       /* six or more, or five not blocked at both ends              (rule 8) */
+    RJ_CARO_EXACT = 4, /* exactly five, not blocked at both ends                     (rule 9) */
     RJ_NUM_RULES = 5
 };
 

@@ -54,7 +54,6 @@ void rj_set_stone(rj_board *b, int pos, int color)
 
 int rj_line_wins(const rj_board *b, int pos, int c)
 {
-    const int opp = 3 - c;
     for (int d = 0; d < 4; d++) {
         const int D = RJ_DIR[d];
         int l = 0, r = 0;
@@ -62,20 +61,7 @@ int rj_line_wins(const rj_board *b, int pos, int c)
             l++;
         while (b->cell[pos + (r + 1) * D] == c)
             r++;
-        int len = l + r + 1;
-        if (len < 5)
-            continue;
-        int blocked = b->cell[pos - (l + 1) * D] == opp && b->cell[pos + (r + 1) * D] == opp;
-        int win;
-        switch (b->rule) {
-        case RJ_FREESTYLE: win = 1; break;
-        case RJ_STANDARD: win = len == 5; break;
-        case RJ_RENJU: win = c == RJ_WHITE || len == 5; break;
-        case RJ_CARO: win = !blocked; break;
-        case RJ_CARO_EXACT: win = len == 5 && !blocked; break;
-        default: win = 0;
-        }
-        if (win)
+        if (rj_run_wins(b->rule, c, l + r + 1, b->cell[pos - (l + 1) * D], b->cell[pos + (r + 1) * D]))
             return 1;
     }
     return 0;

@@ -22,8 +22,10 @@ const uint8_t *rj_table(int rule)
 }
 
 /* Length of colour c's unbroken run through the centre of a[11] and whether it wins under the
- * rule. Cells beyond the window are unknown; a run reaching the window edge is >= 6 long, which
- * decides every rule except caro (rule 8), where such a run is taken to win. */
+ * rule. A run that reaches the window edge is at least six long, which decides every rule.
+ * Caro follows the Gomocup referee: an end is blocked by an opponent stone or the board edge;
+ * rule 8 lets any six or more win, rule 9 only an exact five, and an exact five wins unless
+ * both of its ends are blocked. */
 static int run_wins(int rule, int c, const uint8_t *a, int *left, int *right)
 {
     int l = 0, r = 0;
@@ -36,24 +38,9 @@ static int run_wins(int rule, int c, const uint8_t *a, int *left, int *right)
     int len = l + r + 1;
     if (len < 5)
         return 0;
-    int opp = 3 - c;
     int le = 5 - l - 1 >= 0 ? a[5 - l - 1] : RJ_EMPTY;
     int re = 5 + r + 1 <= 10 ? a[5 + r + 1] : RJ_EMPTY;
-    int blocked = le == opp && re == opp; /* a wall never blocks in caro */
-    switch (rule) {
-    case RJ_FREESTYLE:
-        return 1;
-    case RJ_STANDARD:
-        return len == 5;
-    case RJ_RENJU:
-        return c == RJ_WHITE || len == 5;
-    case RJ_CARO:
-        return !blocked;
-    case RJ_CARO_EXACT:
-        return len == 5 && !blocked;
-    default:
-        return 0;
-    }
+    return rj_run_wins(rule, c, len, le, re);
 }
 
 struct classifier {
@@ -83,7 +70,7 @@ static int classify(struct classifier *cx, uint8_t *a, uint32_t key)
     int l, r, t;
     if (run_wins(cx->rule, c, a, &l, &r)) {
         t = l + r + 1 == 5 ? RJ_PT_FIVE : RJ_PT_OVERLINE;
-    } else if (l + r + 1 >= 6 && cx->rule != RJ_CARO) {
+    } else if (l + r + 1 >= 6) {
         t = RJ_PT_OVERLINE; /* too long to be a winning five, now or ever */
     } else if (l + r + 1 >= 5) {
         t = RJ_PT_NONE; /* blocked at both ends (caro): dead for good */

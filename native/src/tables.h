@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "renju.h"
+
 #define RJ_KEY_BITS 20
 #define RJ_KEY_COUNT (1u << RJ_KEY_BITS)
 
@@ -25,6 +27,24 @@ const uint8_t *rj_table(int rule);
 
 /* Generates a rule's table into out (RJ_KEY_COUNT bytes). */
 void rj_table_generate(int rule, uint8_t *out);
+
+/* Does an unbroken run of `len` stones of colour c win, given the cells just beyond its ends
+ * (rj_color values; RJ_WALL is the board edge)? The one statement of the winning rules. */
+static inline int rj_run_wins(int rule, int c, int len, int left_end, int right_end)
+{
+    if (len < 5)
+        return 0;
+    const int opp = 3 - c;
+    const int blocked = (left_end == opp || left_end == RJ_WALL) && (right_end == opp || right_end == RJ_WALL);
+    switch (rule) {
+    case RJ_FREESTYLE: return 1;
+    case RJ_STANDARD: return len == 5;
+    case RJ_RENJU: return c == RJ_WHITE || len == 5;
+    case RJ_CARO: return len > 5 || !blocked;
+    case RJ_CARO_EXACT: return len == 5 && !blocked;
+    default: return 0;
+    }
+}
 
 static inline int rj_pat_of(uint8_t packed, int color) { return color == 1 ? (packed & 15) : (packed >> 4); }
 

@@ -1,0 +1,740 @@
+"""Checks of the pure-Python rule reference (tests/reference_rules.py) itself:
+against the external vectors in ../shared/vectors and against hand-made
+diagrams for the corner cases of shared/protocol.md section 3.4."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.reference_rules import (
+    BLACK,
+    CARO_EDGE_BLOCKS,
+    CARO_OVERLINE_ALWAYS_WINS,
+    EMPTY,
+    RULES,
+    WHITE,
+    ref_all_forbidden,
+    ref_forbidden,
+    ref_has_five,
+    ref_wins,
+)
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+
+needs_vectors = pytest.mark.skipif(
+    not VECTORS.is_dir(), reason="shared vectors not found at %s" % VECTORS
+)
+
+
+# --------------------------------------------------------------------------
+# Helpers
+
+
+def parse_diagram(rows):
+    """Board from an ASCII diagram.
+
+    ``rows`` is a list of strings, or one multi-line string (blank lines and
+    surrounding spaces ignored).  The first row is the top row, y = N-1, as
+    in the quintet ``diagram`` field.  'X' black, 'O' white, '.' empty; any
+    lower-case letter marks a named EMPTY point.  Returns (grid, marks) with
+    grid[x][y] and marks = {letter: (x, y)}.
+    """
+    if isinstance(rows, str):
+        rows = [r.strip() for r in rows.splitlines() if r.strip()]
+    n = len(rows)
+    grid = [[EMPTY] * n for _ in range(n)]
+    marks = {}
+    for i, row in enumerate(rows):
+        assert len(row) == n, "diagram must be square: row %d is %r" % (i, row)
+        y = n - 1 - i
+        for x, ch in enumerate(row):
+            if ch == "X":
+                grid[x][y] = BLACK
+            elif ch == "O":
+                grid[x][y] = WHITE
+            elif ch.islower():
+                assert ch not in marks, "mark %r used twice" % ch
+                marks[ch] = (x, y)
+            else:
+                assert ch == ".", "unexpected character %r" % ch
+    return grid, marks
+
+
+def empty_board(n=15):
+    return [[EMPTY] * n for _ in range(n)]
+
+
+def copy_grid(grid):
+    return [col[:] for col in grid]
+
+
+QUINTET_LETTERS = "ABCDEFGHIJKLMNO"  # I included
+KATAGOMO_LETTERS = "ABCDEFGHJKLMNOP"  # I skipped
+
+
+def quintet_point(s):
+    return QUINTET_LETTERS.index(s[0]), int(s[1:]) - 1
+
+
+def katagomo_point(s):
+    # Only consistency matters (the fixtures are symmetric enough), so the
+    # row number is read as y = number - 1.
+    return KATAGOMO_LETTERS.index(s[0]), int(s[1:]) - 1
+
+
+def gomocup_moves(s):
+    """'h8h9i10' -> [(7, 7), (7, 8), (8, 9)] (letter a.. = x, number = y+1)."""
+    moves = []
+    i = 0
+    while i < len(s):
+        x = ord(s[i]) - ord("a")
+        j = i + 1
+        while j < len(s) and s[j].isdigit():
+            j += 1
+        moves.append((x, int(s[i + 1 : j]) - 1))
+        i = j
+    return moves
+
+
+def board_from_moves(moves, n=15):
+    """Alternating moves, black first."""
+    grid = empty_board(n)
+    for k, (x, y) in enumerate(moves):
+        assert grid[x][y] == EMPTY
+        grid[x][y] = BLACK if k % 2 == 0 else WHITE
+    return grid
+
+
+def winning_points(grid, color, rule):
+    n = len(grid)
+    return {
+        (x, y)
+        for x in range(n)
+        for y in range(n)
+        if grid[x][y] == EMPTY and ref_wins(grid, x, y, color, rule)
+    }
+
+
+def load_quintet():
+    if not VECTORS.is_dir():
+        return []
+    with open(VECTORS / "quintet_forbidden.jsonl") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def load_json(name):
+    with open(VECTORS / name) as f:
+        return json.load(f)
+
+
+# --------------------------------------------------------------------------
+# Parser / API sanity
+
+
+def test_parse_diagram_orientation():
+    grid, marks = parse_diagram(["p....", ".....", ".....", ".....", "X...O"])
+    assert grid[0][0] == BLACK  # bottom-left
+    assert grid[4][0] == WHITE  # bottom-right
+    assert marks == {"p": (0, 4)}  # top-left
+    assert grid[0][4] == EMPTY
+
+
+def test_gomocup_move_parser():
+    assert gomocup_moves("h8h9i10a1o15") == [(7, 7), (7, 8), (8, 9), (0, 0), (14, 14)]
+
+
+def test_reference_rejects_occupied_point_and_unknown_rule():
+    grid = empty_board()
+    grid[7][7] = BLACK
+    with pytest.raises(ValueError):
+        ref_forbidden(grid, 7, 7)
+    with pytest.raises(ValueError):
+        ref_wins(grid, 0, 0, BLACK, "gomoku")
+
+
+def test_empty_board_has_nothing_forbidden():
+    for n in (5, 15, 20, 22):
+        assert ref_all_forbidden(empty_board(n)) == {}
+
+
+# --------------------------------------------------------------------------
+# quintet vectors
+
+
+QUINTET = load_quintet()
+QUINTET_QUERIES = [
+    pytest.param(rec, q, id="%s:%s" % (rec["id"].split(":", 1)[1], q["point"]))
+    for rec in QUINTET
+    for q in rec["queries"]
+]
+
+
+@needs_vectors
+@pytest.mark.parametrize("rec", QUINTET, ids=[r["id"] for r in QUINTET])
+def test_quintet_diagram_matches_stone_lists(rec):
+    grid, _ = parse_diagram(rec["diagram"])
+    n = len(grid)
+    black = {quintet_point(p) for p in rec["black"]}
+    white = {quintet_point(p) for p in rec["white"]}
+    assert {(x, y) for x in range(n) for y in range(n) if grid[x][y] == BLACK} == black
+    assert {(x, y) for x in range(n) for y in range(n) if grid[x][y] == WHITE} == white
+
+
+@needs_vectors
+@pytest.mark.parametrize("rec,query", QUINTET_QUERIES)
+def test_quintet_query(rec, query):
+    grid, _ = parse_diagram(rec["diagram"])
+    x, y = query["xy"]
+    assert quintet_point(query["point"]) == (x, y)
+    before = copy_grid(grid)
+    assert ref_forbidden(grid, x, y) == query["expect"]
+    assert grid == before  # the recursion restored the board
+
+
+@needs_vectors
+def test_quintet_complete_forbidden_list():
+    recs = [r for r in QUINTET if "complete_forbidden_list" in r]
+    assert recs, "quintet file has no complete_forbidden_list entry"
+    for rec in recs:
+        grid, _ = parse_diagram(rec["diagram"])
+        expected = {}
+        for item in rec["complete_forbidden_list"]:
+            assert quintet_point(item["point"]) == tuple(item["xy"])
+            expected[tuple(item["xy"])] = item["expect"]
+        assert ref_all_forbidden(grid) == expected
+
+
+# --------------------------------------------------------------------------
+# katagomo vectors
+
+
+def _katagomo_cases():
+    if not VECTORS.is_dir():
+        return []
+    return load_json("katagomo_renju_forbidden_cases.json")["cases"]
+
+
+@needs_vectors
+@pytest.mark.parametrize("case", _katagomo_cases(), ids=lambda c: c["name"])
+def test_katagomo_forbidden_case(case):
+    grid = empty_board(15)
+    for color, point in case["moves"]:
+        x, y = katagomo_point(point)
+        assert grid[x][y] == EMPTY
+        grid[x][y] = BLACK if color == "B" else WHITE
+    if case["nextPlayer"] == "W":
+        # White has no forbidden moves; the reference only classifies black
+        # moves, so the "mustBeLegal" points of a white-to-move case hold by
+        # construction and there is nothing to ask it.
+        assert not case["mustBeForbidden"]
+        pytest.skip("white to move: white moves are never forbidden")
+    for point in case["mustBeForbidden"]:
+        x, y = katagomo_point(point)
+        assert ref_forbidden(grid, x, y) != "legal", point
+    for point in case["mustBeLegal"]:
+        x, y = katagomo_point(point)
+        assert ref_forbidden(grid, x, y) == "legal", point
+
+
+@needs_vectors
+def test_katagomo_full_board_game():
+    """A 225-move game whose black moves were chosen among the points
+    KataGomo's rule code called legal, and which never contains a five."""
+    data = load_json("katagomo_renju_terminal_cases.json")
+    for case in data["cases"]:
+        grid = empty_board(15)
+        for color, point in case["moves"]:
+            x, y = katagomo_point(point)
+            assert grid[x][y] == EMPTY
+            c = BLACK if color == "B" else WHITE
+            if c == BLACK:
+                assert ref_forbidden(grid, x, y) == "legal", point
+            assert not ref_wins(grid, x, y, c, "renju"), point
+            grid[x][y] = c
+        assert all(grid[x][y] != EMPTY for x in range(15) for y in range(15))
+        for rule in RULES:
+            assert not ref_has_five(grid, BLACK, rule)
+            assert not ref_has_five(grid, WHITE, rule)
+
+
+# --------------------------------------------------------------------------
+# Gomocup ZIP-checker positions
+
+
+def _gomocup_checks():
+    if not VECTORS.is_dir():
+        return {}
+    return load_json("gomocup_acceptance_checks.json")["checks"]
+
+
+@needs_vectors
+def test_gomocup_renju_complete_the_five():
+    check = next(c for c in _gomocup_checks() if c["rule"] == 4 and "must_play_one_of" in c)
+    grid = board_from_moves(gomocup_moves(check["moves"]))
+    expected = {tuple(p) for p in check["protocol_xy"]}
+    assert expected == {gomocup_moves(m)[0] for m in check["must_play_one_of"]}
+    assert winning_points(grid, BLACK, "renju") == expected
+    for x, y in expected:
+        assert ref_forbidden(grid, x, y) == "legal"
+
+
+@needs_vectors
+def test_gomocup_renju_double_three_g9():
+    check = next(c for c in _gomocup_checks() if c["rule"] == 4 and "must_not_play" in c)
+    grid = board_from_moves(gomocup_moves(check["moves"]))
+    assert check["must_not_play"] == ["g9"]
+    x, y = gomocup_moves("g9")[0]
+    assert [x, y] == check["protocol_xy"][0]
+    assert ref_forbidden(grid, x, y) == "double_three"
+
+
+@needs_vectors
+def test_gomocup_standard_white_six_is_not_a_win():
+    # White h9 h10 h11 h12 . h14: h13 joins six, which wins under freestyle
+    # but not under the exact-five rule, so white has no win in one and has
+    # to stop black's open three g8 h8 i8 at f8 or j8.
+    check = next(c for c in _gomocup_checks() if c["rule"] == 1)
+    grid = board_from_moves(gomocup_moves(check["moves"]))
+    h13 = gomocup_moves("h13")[0]
+    assert ref_wins(grid, *h13, WHITE, "freestyle")
+    assert not ref_wins(grid, *h13, WHITE, "standard")
+    assert winning_points(grid, WHITE, "standard") == set()
+    assert winning_points(grid, WHITE, "freestyle") == {h13}
+    assert winning_points(grid, BLACK, "standard") == set()
+    assert {tuple(p) for p in check["protocol_xy"]} == {(5, 7), (9, 7)}
+
+
+@needs_vectors
+def test_gomocup_caro_five_blocked_at_both_ends():
+    # Black g8 h8 i8 j8 between white f8 and l8: k8 makes a five blocked at
+    # both ends, a win under freestyle but not under caro, so black must stop
+    # white's open three f7 f8 f9 instead.
+    check = next(c for c in _gomocup_checks() if c["rule"] == 8)
+    grid = board_from_moves(gomocup_moves(check["moves"]))
+    k8 = gomocup_moves("k8")[0]
+    assert ref_wins(grid, *k8, BLACK, "freestyle")
+    assert ref_wins(grid, *k8, BLACK, "standard")
+    assert not ref_wins(grid, *k8, BLACK, "caro")
+    assert not ref_wins(grid, *k8, BLACK, "caro_exact")
+    assert winning_points(grid, BLACK, "caro") == set()
+    assert winning_points(grid, BLACK, "freestyle") == {k8}
+
+
+# --------------------------------------------------------------------------
+# Hand-made corner cases (protocol.md 3.4).  'p' marks the queried point.
+
+# 3.4 item 1: a three whose only straight-four point is itself forbidden is
+# not a three.  Horizontal: O . X X p . .; its only straight-four point q is
+# a double four (q's vertical q.XXX, q's diagonal q.XXX, and the horizontal
+# four once p is on the board).  With the vertical three X X above p, p is
+# only one real three, so legal.
+FAKE_THREE = """
+...............
+...............
+...............
+........X...X..
+........X..X...
+.......XX.X....
+.......X.......
+...O.XXpq......
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+# The same with q's extra stones gone: both threes are real.
+REAL_DOUBLE_THREE = """
+...............
+...............
+...............
+...............
+...............
+.......X.......
+.......X.......
+...O.XXp.......
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+
+def test_fake_three_whose_four_point_is_forbidden():
+    grid, m = parse_diagram(FAKE_THREE)
+    assert ref_forbidden(grid, *m["q"]) == "double_four"
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    grid, m = parse_diagram(REAL_DOUBLE_THREE)
+    assert ref_forbidden(grid, *m["p"]) == "double_three"
+
+
+# 3.4 item 2: x . o o o . x (from black's side: O . X X X . O) is not a
+# three: only five free cells between the white stones.
+CRAMPED_THREE = """
+...............
+...............
+...............
+...............
+...............
+.......X.......
+.......X.......
+...O.XXp.O.....
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+# The same cut by the board edge: |. X X p . O
+EDGE_CRAMPED_THREE = """
+...............
+...............
+...............
+...............
+...............
+...X...........
+...X...........
+.XXp.O.........
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+
+def test_cramped_three_is_not_a_three():
+    grid, m = parse_diagram(CRAMPED_THREE)
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    grid[9][7] = EMPTY  # remove the right-hand white stone
+    assert ref_forbidden(grid, *m["p"]) == "double_three"
+
+
+def test_three_cramped_by_board_edge_is_not_a_three():
+    grid, m = parse_diagram(EDGE_CRAMPED_THREE)
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    grid[5][7] = EMPTY
+    assert ref_forbidden(grid, *m["p"]) == "double_three"
+
+
+def _row_board(row, y=7, n=15):
+    """A board whose only stones are on row y, given as a string of length
+    <= n starting at x = 0 ('p' marks the queried point)."""
+    grid = empty_board(n)
+    marks = {}
+    for x, ch in enumerate(row):
+        if ch == "X":
+            grid[x][y] = BLACK
+        elif ch == "O":
+            grid[x][y] = WHITE
+        elif ch.islower():
+            marks[ch] = (x, y)
+    return grid, marks
+
+
+# 3.4 item 3: same-line double fours.
+@pytest.mark.parametrize(
+    "row,expected",
+    [
+        ("....X.XpX.X....", "double_four"),  # X_XXX_X, p in the middle part
+        ("....X.pXX.X....", "double_four"),
+        ("...XX.Xp.XX....", "double_four"),  # XX_XX_XX
+        ("...XXX.p.XXX...", "double_four"),  # XXX_X_XXX
+        ("....p.XXX.X....", "legal"),  # p on an outer stone: one four only
+        ("...XX.XpX.X....", "legal"),  # XX_XXX_X: left side would be six
+        ("...XXX.p.XX....", "legal"),  # XXX_X_XX: only one five
+        ("...XXXXp.......", "legal"),  # exact five, wins
+        ("....XXXp.......", "legal"),  # plain straight four
+    ],
+)
+def test_same_line_fours(row, expected):
+    grid, m = _row_board(row)
+    assert ref_forbidden(grid, *m["p"]) == expected
+
+
+# 3.4 item 4: a four whose completion is an overline is not a four.
+# Horizontal XX.XXp: the gap would join six.  Vertical: a straight four.
+FOUR_INTO_OVERLINE = """
+...............
+...............
+...............
+...............
+.......X.......
+.......X.......
+.......X.......
+..XX.XXp.......
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+# Ludii's o.xxx..x: one end is blocked and the other extension makes six,
+# so not a three; with a real vertical three p stays legal.
+THREE_INTO_OVERLINE = """
+...............
+...............
+...............
+...............
+...............
+......X........
+......X........
+..O.XXp..X.....
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+
+def test_four_whose_completion_is_overline_is_not_a_four():
+    grid, m = parse_diagram(FOUR_INTO_OVERLINE)
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    grid[2][7] = EMPTY  # now the gap makes an exact five: a second four
+    assert ref_forbidden(grid, *m["p"]) == "double_four"
+
+
+def test_three_whose_four_point_is_overline_is_not_a_three():
+    grid, m = parse_diagram(THREE_INTO_OVERLINE)
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    grid[9][7] = EMPTY
+    assert ref_forbidden(grid, *m["p"]) == "double_three"
+
+
+# 3.4 item 5: an exact five beats any forbidden shape on the other lines.
+FIVE_AND_OVERLINE = """
+...............
+...............
+...............
+...............
+...............
+.......X.......
+.......X.......
+...XXXXp.......
+.......X.......
+.......X.......
+.......X.......
+...............
+...............
+...............
+...............
+"""
+
+FIVE_AND_DOUBLE_FOUR = """
+...............
+...............
+...............
+...............
+.......X..X....
+.......X.X.....
+.......XX......
+...XXXXp.......
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+FIVE_AND_DOUBLE_THREE = """
+...............
+...............
+...............
+...............
+...............
+.......X.X.....
+.......XX......
+...XXXXp.......
+...............
+...............
+...............
+...............
+...............
+...............
+...............
+"""
+
+
+@pytest.mark.parametrize(
+    "diagram", [FIVE_AND_OVERLINE, FIVE_AND_DOUBLE_FOUR, FIVE_AND_DOUBLE_THREE]
+)
+def test_exact_five_beats_forbidden(diagram):
+    grid, m = parse_diagram(diagram)
+    assert ref_forbidden(grid, *m["p"]) == "legal"
+    assert ref_wins(grid, *m["p"], BLACK, "renju")
+    grid[3][7] = EMPTY  # no five any more: the other shapes decide
+    kind = ref_forbidden(grid, *m["p"])
+    assert kind != "legal"
+    assert not ref_wins(grid, *m["p"], BLACK, "renju")
+
+
+def test_exact_five_beats_forbidden_kinds_without_the_five():
+    grid, m = parse_diagram(FIVE_AND_OVERLINE)
+    grid[3][7] = EMPTY
+    # horizontal straight four + vertical overline: one four only
+    assert ref_forbidden(grid, *m["p"]) == "overline"
+    grid, m = parse_diagram(FIVE_AND_DOUBLE_FOUR)
+    grid[3][7] = EMPTY
+    assert ref_forbidden(grid, *m["p"]) == "double_four"
+    grid, m = parse_diagram(FIVE_AND_DOUBLE_THREE)
+    grid[3][7] = EMPTY
+    # a four plus two threes: 4-3-3 is a double three
+    assert ref_forbidden(grid, *m["p"]) == "double_three"
+
+
+# 3.4 item 6: joining stones into six is an overline, not a five.
+def test_joining_into_six_is_overline():
+    grid, m = _row_board("....XXXpXX.....")
+    assert ref_forbidden(grid, *m["p"]) == "overline"
+    assert not ref_wins(grid, *m["p"], BLACK, "renju")
+    assert not ref_wins(grid, *m["p"], BLACK, "standard")
+    assert ref_wins(grid, *m["p"], BLACK, "freestyle")
+
+
+def test_extending_an_existing_five_is_overline():
+    grid, _ = _row_board("...XXXXX.......")
+    assert ref_has_five(grid, BLACK, "renju")
+    assert ref_forbidden(grid, 2, 7) == "overline"
+    assert ref_forbidden(grid, 8, 7) == "overline"
+
+
+# 3.4 item 7: white's overline wins under renju (and white has no forbidden
+# moves at all: the reference classifies black moves only).
+def test_white_overline_wins_under_renju():
+    grid, m = _row_board("....OOOpOO.....")
+    assert ref_wins(grid, *m["p"], WHITE, "renju")
+    assert ref_wins(grid, *m["p"], WHITE, "freestyle")
+    assert not ref_wins(grid, *m["p"], WHITE, "standard")
+    grid[7][7] = WHITE
+    assert ref_has_five(grid, WHITE, "renju")
+    assert not ref_has_five(grid, WHITE, "standard")
+
+
+# --------------------------------------------------------------------------
+# Win rules
+
+
+@pytest.mark.parametrize(
+    "row,color,expected",
+    [
+        # rule:            freestyle standard renju caro  caro_exact
+        ("...XXXXp.......", BLACK, (True, True, True, True, True)),
+        ("...OOOOp.......", WHITE, (True, True, True, True, True)),
+        ("..XXXXXp.......", BLACK, (True, False, False, True, False)),
+        ("..OOOOOp.......", WHITE, (True, False, True, True, False)),
+        ("...XXXp........", BLACK, (False,) * 5),
+        ("...XXX.pX......", BLACK, (False,) * 5),
+        # caro: blocked on one end only still wins
+        ("..OXXXXp.......", BLACK, (True, True, True, True, True)),
+        ("..OXXXXpO......", BLACK, (True, True, True, False, False)),
+        ("..XOOOOpX......", WHITE, (True, True, True, False, False)),
+        # a stone of one's own colour beyond the gap does not block
+        ("..OXXXXp.XO....", BLACK, (True, True, True, True, True)),
+        # the board edge is not a blocker (CARO_EDGE_BLOCKS = False)
+        ("XXXXpO.........", BLACK, (True, True, True, not CARO_EDGE_BLOCKS, not CARO_EDGE_BLOCKS)),
+        ("pXXXXO.........", BLACK, (True, True, True, not CARO_EDGE_BLOCKS, not CARO_EDGE_BLOCKS)),
+        ("..........OXXXp", BLACK, (False,) * 5),
+        ("OXXXXXp.O......", BLACK, (True, False, False, True, False)),
+        # overline blocked at both ends (CARO_OVERLINE_ALWAYS_WINS = False)
+        (".OXXXpXXO......", BLACK, (True, False, False, CARO_OVERLINE_ALWAYS_WINS, False)),
+    ],
+)
+def test_win_rules_on_a_row(row, color, expected):
+    grid, m = _row_board(row)
+    got = tuple(ref_wins(grid, *m["p"], color, rule) for rule in RULES)
+    assert got == expected
+    # the same lines on a vertical and a diagonal give the same answers
+    n = 15
+    vertical = empty_board(n)
+    diagonal = empty_board(n)
+    for x in range(n):
+        vertical[7][x] = grid[x][7]
+        diagonal[x][x] = grid[x][7]
+    px = m["p"][0]
+    assert tuple(ref_wins(vertical, 7, px, color, r) for r in RULES) == expected
+    assert tuple(ref_wins(diagonal, px, px, color, r) for r in RULES) == expected
+
+
+def test_black_five_beside_its_overline():
+    # p makes an exact five horizontally and six vertically: a win for black
+    # under renju (AlphaGomoku's WinInsideOverline situation).
+    grid, m = parse_diagram(FIVE_AND_OVERLINE)
+    assert ref_wins(grid, *m["p"], BLACK, "renju")
+    assert ref_wins(grid, *m["p"], BLACK, "standard")
+    assert ref_wins(grid, *m["p"], BLACK, "caro_exact")
+
+
+def test_has_five_scans_every_line():
+    n = 15
+    for dx, dy, x0, y0 in ((1, 0, 2, 3), (0, 1, 4, 9), (1, 1, 9, 9), (1, -1, 3, 14)):
+        grid = empty_board(n)
+        for k in range(5):
+            grid[x0 + k * dx][y0 + k * dy] = WHITE
+        for rule in RULES:
+            assert ref_has_five(grid, WHITE, rule), (dx, dy, rule)
+            assert not ref_has_five(grid, BLACK, rule)
+        grid[x0 + 5 * dx][y0 + 5 * dy] = WHITE  # six: exact-five rules lose it
+        got = {rule: ref_has_five(grid, WHITE, rule) for rule in RULES}
+        assert got == {
+            "freestyle": True,
+            "standard": False,
+            "renju": True,
+            "caro": True,
+            "caro_exact": False,
+        }
+
+
+def test_wins_agrees_with_has_five_on_random_boards():
+    rng = random.Random(12345)
+    checked = 0
+    for _ in range(30):
+        n = rng.choice([9, 12, 15])
+        grid = empty_board(n)
+        for _ in range(rng.randint(15, n * n // 2)):
+            x, y = rng.randrange(n), rng.randrange(n)
+            grid[x][y] = rng.choice([BLACK, WHITE])
+        empties = [(x, y) for x in range(n) for y in range(n) if grid[x][y] == EMPTY]
+        for color in (BLACK, WHITE):
+            for rule in RULES:
+                if ref_has_five(grid, color, rule):
+                    continue
+                for x, y in rng.sample(empties, min(40, len(empties))):
+                    wins = ref_wins(grid, x, y, color, rule)
+                    grid[x][y] = color
+                    assert ref_has_five(grid, color, rule) == wins, (x, y, color, rule)
+                    grid[x][y] = EMPTY
+                    checked += 1
+    assert checked > 1000
+
+
+def test_forbidden_leaves_random_boards_unchanged():
+    rng = random.Random(7)
+    for _ in range(20):
+        grid = empty_board(15)
+        for _ in range(rng.randint(20, 50)):
+            x, y = rng.randrange(4, 11), rng.randrange(4, 11)
+            grid[x][y] = BLACK if rng.random() < 0.6 else WHITE
+        before = copy_grid(grid)
+        ref_all_forbidden(grid)
+        assert grid == before
