@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.board import Board, Rule
-from engine.native import ffi, lib
+from engine.board import Board, Color, Rule
+from engine.native import GameOver, ffi, lib
 
 START, END = "<!-- bench:native:start -->", "<!-- bench:native:end -->"
 
@@ -35,6 +35,20 @@ def random_game(rng: random.Random, stones: int, rule: Rule = Rule.RENJU, size: 
             board.play(*rng.choice(near or legal))
         if not board.game_over:
             return board
+
+
+def dense_position(rng: random.Random, stones: int = 60) -> Board:
+    """`stones` stones thrown into a 9x9 square, 60% black and no five: threes and fours on every
+    line, the hard case for the forbidden-point scan."""
+    while True:
+        cells = [(x, y) for x in range(3, 12) for y in range(3, 12)]
+        rng.shuffle(cells)
+        nb = int(stones * 0.6)
+        try:
+            board = Board.from_stones(cells[:nb], cells[nb:stones], to_move=Color.BLACK)
+        except GameOver:
+            continue
+        return board
 
 
 def machine() -> str:
@@ -93,6 +107,11 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     rows.append(("all forbidden points, 60-stone Renju position (median)", f"{statistics.median(fb):.1f} µs", "<= 50 µs"))
     rows.append(("all forbidden points, 60-stone Renju position (slowest)", f"{max(fb):.1f} µs", "<= 50 µs"))
     rows.append(("  forbidden points found over those positions", f"{found} in {len(games)} positions", ""))
+    dense = [dense_position(rng) for _ in range(len(games))]
+    fd = [lib.rj_bench_forbidden(d._b, rounds) / 1e3 for d in dense]
+    found = sum(len(d.forbidden_list()) for d in dense)
+    rows.append(("all forbidden points, 60 stones packed in 9x9, 60% black (slowest)", f"{max(fd):.1f} µs", "<= 50 µs"))
+    rows.append(("  forbidden points found over those positions", f"{found} in {len(dense)} positions", ""))
 
     # Tables: build time and memory.
     build = lib.rj_bench_table_build(lib.RJ_RENJU, 3 if quick else 10) / 1e6

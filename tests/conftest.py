@@ -1,4 +1,5 @@
-"""Shared test helpers: locating ../shared/vectors and building boards from diagrams."""
+"""Shared test helpers: the external rule vectors (a copy of ../shared/vectors, with its licence
+notices, in tests/data/vectors) and building boards from diagrams."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,13 +9,12 @@ import pytest
 from engine.board import Board, Color, Rule, diagram_stones
 
 ROOT = Path(__file__).resolve().parents[1]
-VECTORS = ROOT.parent / "shared" / "vectors"
+VECTORS = ROOT / "tests" / "data" / "vectors"
 
 
 @pytest.fixture(scope="session")
 def vectors() -> Path:
-    if not VECTORS.is_dir():
-        pytest.skip(f"shared test vectors not found at {VECTORS}")
+    assert VECTORS.is_dir(), f"test vectors missing at {VECTORS}"
     return VECTORS
 
 
