@@ -7,7 +7,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn bench clean
+.PHONY: install test cwarn lint bench clean
 
 install: $(STAMP)
 
@@ -24,7 +24,10 @@ cwarn:
 	@for f in $(CSRC); do $(CC) $(CFLAGS) -c $$f -o /dev/null || exit 1; done
 	@echo "C core: -Wall -Wextra clean"
 
-test: install cwarn
+lint: install
+	$(VENV)/bin/ruff check engine native tests
+
+test: install cwarn lint
 	$(PY) -m pytest -q -n 2
 
 bench: install

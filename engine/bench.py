@@ -60,7 +60,8 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    system = f"{platform.system()} {platform.release()}"
+    return f"{cpu}, {os.cpu_count()} cores, {system}, Python {platform.python_version()}"
 
 
 def startup_cost() -> tuple[float, float, float, float]:
@@ -104,7 +105,8 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     # All forbidden points of 60-stone positions.
     fb = [lib.rj_bench_forbidden(g._b, rounds) / 1e3 for g in games]
     found = sum(len(g.forbidden_list()) for g in games)
-    rows.append(("all forbidden points, 60-stone Renju position (median)", f"{statistics.median(fb):.1f} µs", "<= 50 µs"))
+    median_fb = statistics.median(fb)
+    rows.append(("all forbidden points, 60-stone Renju position (median)", f"{median_fb:.1f} µs", "<= 50 µs"))
     rows.append(("all forbidden points, 60-stone Renju position (slowest)", f"{max(fb):.1f} µs", "<= 50 µs"))
     rows.append(("  forbidden points found over those positions", f"{found} in {len(games)} positions", ""))
     dense = [dense_position(rng) for _ in range(len(games))]
@@ -118,7 +120,8 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     first_ms, grew_mb, total_mb, held_mb = startup_cost()
     rows.append(("pattern table build, one rule (timed in C)", f"{build:.1f} ms", "<= 100 ms"))
     rows.append(("first-use table build in a fresh process", f"{first_ms:.1f} ms", "<= 100 ms"))
-    rows.append(("memory of the tables: resident growth / bytes held", f"{grew_mb:.1f} MB / {held_mb:.1f} MB", "<= 64 MB"))
+    memory = f"{grew_mb:.1f} MB / {held_mb:.1f} MB"
+    rows.append(("memory of the tables: resident growth / bytes held", memory, "<= 64 MB"))
     rows.append(("  whole process after start-up (Python, cffi, tables)", f"{total_mb:.1f} MB", ""))
 
     # Incremental update against a from-scratch recomputation.
@@ -144,7 +147,8 @@ def render(rows: list[tuple[str, str, str]], command: str) -> str:
 
 
 def write(path: Path, section: str) -> None:
-    text = path.read_text() if path.exists() else "# Benchmarks\n\nEach figure with the command that produced it, the date and the machine.\n"
+    header = "# Benchmarks\n\nEach figure with the command that produced it, the date and the machine.\n"
+    text = path.read_text() if path.exists() else header
     if START in text and END in text:
         text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: section, text, flags=re.S)
     else:

@@ -220,8 +220,7 @@ class Board:
     def stones(self) -> np.ndarray:
         """uint8 array [y, x] of Color values."""
         out = np.zeros((self.size, self.size), dtype=np.uint8)
-        for (x, y), c in self.history():
-            out[y, x] = c
+        lib.rj_stones(self._b, ffi.from_buffer("uint8_t[]", out))
         return out
 
     # ---- moves --------------------------------------------------------------------------

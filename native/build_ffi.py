@@ -77,6 +77,7 @@ int rj_stone_count(const rj_board *b);
 int rj_result(const rj_board *b);
 uint64_t rj_hash(const rj_board *b);
 int rj_get(const rj_board *b, int x, int y);
+void rj_stones(const rj_board *b, uint8_t *out);
 int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);
 int rj_play(rj_board *b, int x, int y);
 int rj_put(rj_board *b, int x, int y, int color);

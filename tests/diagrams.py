@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.reference_rules import BLACK, EMPTY, WHITE
 
+
 def parse_diagram(rows):
     """Board from an ASCII diagram.
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, Color, Foul, Pattern, Result, Rule, threat_level
-from engine.native import BoardError, ForbiddenMove, GameOver, NoHistory, OffBoard, Occupied
+from engine.native import BoardError, ForbiddenMove, GameOver, NoHistory, Occupied, OffBoard
 
 
 def snapshot(board: Board):

@@ -67,6 +67,8 @@ def test_item2_cramped_three():
     ("....p.XXX.X....", "legal"),  # the stone outside the middle: one four
     ("...XX.XpX.X....", "legal"),  # the left completion would be six
     ("...XXX.p.XX....", "legal"),
+    ("...XXXXp.......", "legal"),  # an exact five wins
+    ("....XXXp.......", "legal"),  # a plain straight four
 ])
 def test_item3_same_line_double_four(row, expected):
     grid, m = D.row_board(row)

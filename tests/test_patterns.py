@@ -92,19 +92,19 @@ def test_line_shapes(line, color, rule, expect):
 # ---- an independent rendering of the definition, for random windows ----------------------
 
 def _wins(rule: Rule, c: int, a: tuple[int, ...]) -> tuple[bool, int, int]:
-    l = 0
-    while 5 - l - 1 >= 0 and a[5 - l - 1] == c:
-        l += 1
+    left = 0
+    while 5 - left - 1 >= 0 and a[5 - left - 1] == c:
+        left += 1
     r = 0
     while 5 + r + 1 <= 10 and a[5 + r + 1] == c:
         r += 1
-    n = l + r + 1
+    n = left + r + 1
     if n < 5:
-        return False, l, r
+        return False, left, r
     opp = 3 - c
-    left = a[5 - l - 1] if 5 - l - 1 >= 0 else 0
-    right = a[5 + r + 1] if 5 + r + 1 <= 10 else 0
-    blocked = left in (opp, 3) and right in (opp, 3)
+    left_end = a[5 - left - 1] if 5 - left - 1 >= 0 else 0
+    right_end = a[5 + r + 1] if 5 + r + 1 <= 10 else 0
+    blocked = left_end in (opp, 3) and right_end in (opp, 3)
     win = {
         Rule.FREESTYLE: True,
         Rule.STANDARD: n == 5,
@@ -112,7 +112,7 @@ def _wins(rule: Rule, c: int, a: tuple[int, ...]) -> tuple[bool, int, int]:
         Rule.CARO: n > 5 or not blocked,
         Rule.CARO_EXACT: n == 5 and not blocked,
     }[rule]
-    return win, l, r
+    return win, left, r
 
 
 STEP_DOWN = {Pattern.LIVE4: Pattern.LIVE3, Pattern.DEAD4: Pattern.DEAD3, Pattern.LIVE3: Pattern.LIVE2,
@@ -121,8 +121,8 @@ STEP_DOWN = {Pattern.LIVE4: Pattern.LIVE3, Pattern.DEAD4: Pattern.DEAD3, Pattern
 
 @functools.lru_cache(maxsize=None)
 def py_classify(rule: Rule, c: int, a: tuple[int, ...]) -> Pattern:
-    win, l, r = _wins(rule, c, a)
-    n = l + r + 1
+    win, left, r = _wins(rule, c, a)
+    n = left + r + 1
     if win:
         return Pattern.FIVE if n == 5 else Pattern.OVERLINE
     if n >= 6:
@@ -130,7 +130,7 @@ def py_classify(rule: Rule, c: int, a: tuple[int, ...]) -> Pattern:
     if n >= 5:
         return Pattern.NONE
     completions = 0
-    for q in (5 - l - 1, 5 + r + 1):
+    for q in (5 - left - 1, 5 + r + 1):
         if 0 <= q <= 10 and a[q] == 0:
             completions += _wins(rule, c, a[:q] + (c,) + a[q + 1:])[0]
     if completions == 2:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from engine.board import Board, Color, Foul, Pattern, Result, Rule
 from engine.coords import parse_points
 

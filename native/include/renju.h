@@ -111,6 +111,8 @@ int rj_result(const rj_board *b);
 uint64_t rj_hash(const rj_board *b);
 /* Colour at (x, y), RJ_WALL when off the board. */
 int rj_get(const rj_board *b, int x, int y);
+/* out[y * size + x] = rj_color of every point. */
+void rj_stones(const rj_board *b, uint8_t *out);
 /* Fills xs/ys (length >= stone count) with the stones in the order they were placed; returns
  * the count. colors may be NULL. */
 int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);

@@ -167,6 +167,14 @@ int rj_get(const rj_board *b, int x, int y)
     return on_board(b, x, y) ? b->cell[rj_pos(x, y)] : RJ_WALL;
 }
 
+void rj_stones(const rj_board *b, uint8_t *out)
+{
+    const int n = b->size;
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++)
+            out[y * n + x] = b->cell[rj_pos(x, y)];
+}
+
 int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors)
 {
     for (int i = 0; i < b->nhist; i++) {
