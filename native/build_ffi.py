@@ -5,6 +5,7 @@ native/include/renju.h, so the Python view of the C API cannot drift from the he
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from cffi import FFI
@@ -106,7 +107,8 @@ ffibuilder.set_source(
     '#include "renju.h"',
     sources=SOURCES,
     include_dirs=[str((HERE / "include").relative_to(ROOT))],
-    extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra"],
+    # MSVC on Windows, gcc/clang elsewhere; `make cwarn` holds the sources to -Wall -Wextra -Werror.
+    extra_compile_args=["/O2", "/std:c11"] if sys.platform == "win32" else ["-std=c11", "-O2", "-Wall", "-Wextra"],
 )
 
 if __name__ == "__main__":

@@ -4,16 +4,27 @@
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdlib.h>
-#include <time.h>
 
 #include "board.h"
 
+#ifdef _WIN32
+#include <windows.h>
+static double now_ns(void)
+{
+    LARGE_INTEGER f, c;
+    QueryPerformanceFrequency(&f);
+    QueryPerformanceCounter(&c);
+    return (double)c.QuadPart * 1e9 / (double)f.QuadPart;
+}
+#else
+#include <time.h>
 static double now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
+#endif
 
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds)
 {
