@@ -6,7 +6,7 @@ numpy arrays indexed [y, x] (row-major), filled by one C call each.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -325,21 +325,3 @@ class Board:
     def __repr__(self) -> str:
         return f"Board(size={self.size}, rule={self.rule.name}, moves={len(self.moves)}, to_move={self.to_move.name})"
 
-
-def diagram_stones(rows: Sequence[str]) -> tuple[list[Move], list[Move]]:
-    """Parse a diagram (first string = top row, y = size-1; X black, O white, anything else
-    empty; spaces ignored) into black and white stone lists."""
-    rows = [r.replace(" ", "") for r in rows]
-    size = len(rows)
-    black: list[Move] = []
-    white: list[Move] = []
-    for i, row in enumerate(rows):
-        if len(row) != size:
-            raise BoardError(f"diagram row {i} has {len(row)} cells, expected {size}")
-        y = size - 1 - i
-        for x, ch in enumerate(row):
-            if ch in "Xx":
-                black.append((x, y))
-            elif ch in "Oo":
-                white.append((x, y))
-    return black, white
