@@ -19,11 +19,12 @@ class Color(enum.IntEnum):
     EMPTY = lib.RJ_EMPTY
     BLACK = lib.RJ_BLACK
     WHITE = lib.RJ_WHITE
+    BLOCKED = lib.RJ_BLOCKED  # nobody may play here (continuous games); cuts lines like the edge
 
     @property
     def opponent(self) -> Color:
-        if self is Color.EMPTY:
-            raise ValueError("EMPTY has no opponent")
+        if self not in (Color.BLACK, Color.WHITE):
+            raise ValueError(f"{self.name} has no opponent")
         return Color.WHITE if self is Color.BLACK else Color.BLACK
 
 
@@ -134,6 +135,7 @@ class Board:
         to_move: Color | None = None,
         size: int = 15,
         rule: Rule | str | int = Rule.RENJU,
+        blocked: Iterable[Move] = (),
     ) -> Board:
         """A position as it stands (a puzzle): stones are placed without turn order or foul checks.
         The side to move defaults to black when the counts are equal, else white. A position
@@ -141,7 +143,7 @@ class Board:
         board = cls(size, rule)
         black, white = list(black), list(white)
         grid = np.zeros((board.size, board.size), dtype=np.uint8)
-        for color, stones in ((Color.BLACK, black), (Color.WHITE, white)):
+        for color, stones in ((Color.BLACK, black), (Color.WHITE, white), (Color.BLOCKED, list(blocked))):
             for x, y in stones:
                 board._validate(x, y)
                 if not board.on_board(x, y):
@@ -184,6 +186,7 @@ class Board:
 
     @property
     def stone_count(self) -> int:
+        """Occupied points (blocked points included)."""
         return int(lib.rj_stone_count(self._b))
 
     @property
@@ -240,8 +243,8 @@ class Board:
         check(lib.rj_play(self._b, x, y), f"play ({x}, {y})")
 
     def put(self, x: int, y: int, color: Color) -> None:
-        """Place a stone of `color` without changing the side to move or checking fouls
-        (position set-up). A stone that completes a winning line ends the game."""
+        """Place a stone of `color` (or Color.BLOCKED) without changing the side to move or checking
+        fouls (position set-up). A stone that completes a winning line ends the game."""
         self._validate(x, y)
         check(lib.rj_put(self._b, x, y, int(color)), f"put ({x}, {y})")
 
@@ -317,9 +320,9 @@ class Board:
     # ---- display ------------------------------------------------------------------------
 
     def __str__(self) -> str:
-        """Diagram with the top row (largest y) first: X black, O white, . empty."""
+        """Diagram with the top row (largest y) first: X black, O white, # blocked, . empty."""
         grid = self.stones()
-        chars = {0: ".", 1: "X", 2: "O"}
+        chars = {Color.EMPTY: ".", Color.BLACK: "X", Color.WHITE: "O", Color.BLOCKED: "#"}
         return "\n".join("".join(chars[int(v)] for v in grid[y]) for y in range(self.size - 1, -1, -1))
 
     def __repr__(self) -> str:

@@ -239,3 +239,22 @@ def test_threat_levels_follow_the_method():
 def test_str_diagram():
     b = Board.from_moves([(0, 0), (4, 4)], size=5)
     assert str(b).splitlines() == ["....O", ".....", ".....", ".....", "X...."]
+
+
+def test_blocked_points_are_occupied_and_undoable():
+    b = Board(15, Rule.FREESTYLE)
+    b.put(7, 7, Color.BLOCKED)
+    assert b[7, 7] == Color.BLOCKED and not b.is_legal(7, 7) and b.stone_count == 1
+    assert "#" in str(b)
+    with pytest.raises(Occupied):
+        b.play(7, 7)
+    for x in (3, 4, 5, 6):  # four black stones against the blocked point: one way to five
+        b.play(x, 7)
+        b.play(x, 0)
+    assert b.patterns(Color.BLACK)[7, 2, 0] == Pattern.FIVE
+    assert b.patterns(Color.BLACK)[7, 8, 0] != Pattern.FIVE  # the blocked point cuts the line
+    b.check()
+    while b.stone_count:
+        b.undo()
+    assert b[7, 7] == Color.EMPTY
+    b.check()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board, Color, Rule
-from engine.native import ffi, lib
+from engine.native import GameOver, ffi, lib
 
 DIRS = [(1, 0), (0, 1), (1, 1), (-1, 1)]
 
@@ -46,7 +46,10 @@ def test_random_play_undo_matches_recomputation(rule, size, seed, steps, undo_ra
     hashes = [board.hash]
     for _ in range(steps):
         legal = board.legal_moves()
-        if board.stone_count and (not legal or rng.random() < undo_rate):
+        if legal and rng.random() < 0.05:  # a blocked point (continuous games' field 3)
+            board.put(*rng.choice(legal), Color.BLOCKED)
+            hashes.append(board.hash)
+        elif board.stone_count and (not legal or rng.random() < undo_rate):
             board.undo()
             hashes.pop()
             assert board.hash == hashes[-1]
@@ -99,3 +102,22 @@ def test_long_random_games_every_rule():
                 while board.stone_count:
                     board.undo()
                     board.check()
+
+
+def test_blocked_point_cuts_lines_like_the_edge():
+    """Stones in the 9x9 corner of a 15x15 board whose column x = 9 is blocked have the same
+    horizontal pattern codes as on a 9x9 board."""
+    rng = random.Random(99)
+    for rule in Rule:
+        for _ in range(20):
+            cells = [(x, y) for x in range(9) for y in range(9)]
+            rng.shuffle(cells)
+            black, white = cells[:12], cells[12:22]
+            try:
+                small = Board.from_stones(black, white, size=9, rule=rule)
+                big = Board.from_stones(black, white, size=15, rule=rule, blocked=[(9, y) for y in range(15)])
+            except GameOver:
+                continue
+            big.check()
+            for color in (Color.BLACK, Color.WHITE):
+                assert np.array_equal(big.patterns(color)[:9, :9, 0], small.patterns(color)[:, :, 0])

@@ -17,8 +17,10 @@
 #define RJ_MAX_SIZE 22
 #define RJ_MAX_MOVES (RJ_MAX_SIZE * RJ_MAX_SIZE)
 
-/* Stone colours. RJ_WALL marks the padding around the board. */
-enum rj_color { RJ_EMPTY = 0, RJ_BLACK = 1, RJ_WHITE = 2, RJ_WALL = 3 };
+/* Point states. RJ_WALL marks the padding around the board. RJ_BLOCKED is a point nobody may
+ * play (field 3 of the protocol's BOARD in continuous games): it cuts lines like the edge does
+ * (its low two bits are RJ_WALL's, and line keys hold the low two bits). */
+enum rj_color { RJ_EMPTY = 0, RJ_BLACK = 1, RJ_WHITE = 2, RJ_WALL = 3, RJ_BLOCKED = 7 };
 
 /* Rules. Gomocup's `INFO rule` bitmask maps onto these (engine.board.Rule.from_gomocup).
  * In caro an end is blocked by an opponent stone or the board edge, as the Gomocup referee
@@ -120,10 +122,11 @@ int rj_history(const rj_board *b, int16_t *xs, int16_t *ys, uint8_t *colors);
 /* Plays the side to move at (x, y): RJ_E_OFFBOARD, RJ_E_OCCUPIED or RJ_E_GAMEOVER leave the
  * board unchanged. Does NOT reject forbidden moves: check rj_foul() first. */
 int rj_play(rj_board *b, int x, int y);
-/* Places a stone of a given colour without changing the side to move (position set-up). */
+/* Places a stone of a given colour (or RJ_BLOCKED) without changing the side to move (position
+ * set-up). Blocked points count as occupied in rj_stone_count. */
 int rj_put(rj_board *b, int x, int y, int color);
-/* Sets the whole position at once: grid[y * size + x] holds rj_color values (EMPTY, BLACK or
- * WHITE). Stones enter the history in row-major order; the result is judged from the final
+/* Sets the whole position at once: grid[y * size + x] holds rj_color values (EMPTY, BLACK,
+ * WHITE or BLOCKED). Stones enter the history in row-major order; the result is judged from the final
  * position (not stone by stone), so a puzzle is taken exactly as it stands. */
 int rj_board_load(rj_board *b, const uint8_t *grid, int to_move);
 /* Takes back the last placed stone (by play or put), restoring side to move and result. */

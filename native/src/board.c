@@ -34,11 +34,12 @@ static inline void toggle(rj_board *b, int q, int d, int slot, uint32_t v)
 
 void rj_set_stone(rj_board *b, int pos, int color)
 {
-    const uint32_t v = (uint32_t)(color ? color : b->cell[pos]);
+    const int stone = color ? color : b->cell[pos];
+    const uint32_t v = (uint32_t)stone & 3; /* a blocked point reads as a wall */
     if (color)
         count_point(b, pos, -1); /* the point stops being empty */
     b->cell[pos] = (uint8_t)color;
-    b->hash ^= rj_zobrist(pos, (int)v);
+    b->hash ^= rj_zobrist(pos, stone);
     b->nstones += color ? 1 : -1;
     for (int d = 0; d < 4; d++) {
         const int D = RJ_DIR[d];
@@ -61,7 +62,7 @@ int rj_line_wins(const rj_board *b, int pos, int c)
             l++;
         while (b->cell[pos + (r + 1) * D] == c)
             r++;
-        if (rj_run_wins(b->rule, c, l + r + 1, b->cell[pos - (l + 1) * D], b->cell[pos + (r + 1) * D]))
+        if (rj_run_wins(b->rule, c, l + r + 1, b->cell[pos - (l + 1) * D] & 3, b->cell[pos + (r + 1) * D] & 3))
             return 1;
     }
     return 0;
@@ -101,7 +102,7 @@ void rj_board_recompute(rj_board *b)
                 uint32_t key = 0;
                 for (int k = -5; k <= 5; k++)
                     if (k)
-                        key |= (uint32_t)b->cell[pos + k * RJ_DIR[d]] << (2 * rj_key_slot(k));
+                        key |= (uint32_t)(b->cell[pos + k * RJ_DIR[d]] & 3) << (2 * rj_key_slot(k));
                 b->key[pos][d] = key;
                 b->pat[pos][d] = b->table[key];
             }
@@ -195,7 +196,7 @@ static int place(rj_board *b, int x, int y, int color)
         return RJ_E_OCCUPIED;
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
-    int win = move_wins(b, pos, color);
+    int win = color != RJ_BLOCKED && move_wins(b, pos, color);
     struct rj_undo_entry *h = &b->hist[b->nhist++];
     h->pos = (int16_t)pos;
     h->color = (uint8_t)color;
@@ -220,7 +221,7 @@ int rj_play(rj_board *b, int x, int y)
 
 int rj_put(rj_board *b, int x, int y, int color)
 {
-    if (color != RJ_BLACK && color != RJ_WHITE)
+    if (color != RJ_BLACK && color != RJ_WHITE && color != RJ_BLOCKED)
         return RJ_E_BADCOLOR;
     return place(b, x, y, color);
 }
@@ -275,7 +276,7 @@ static int scratch_result(const rj_board *b)
             int pos = rj_pos(x, y), c = b->cell[pos];
             if (c == RJ_EMPTY)
                 full = 0;
-            else if (rj_line_wins(b, pos, c))
+            else if (c != RJ_BLOCKED && rj_line_wins(b, pos, c))
                 return c == RJ_BLACK ? RJ_BLACK_WINS : RJ_WHITE_WINS;
         }
     return full ? RJ_DRAW : RJ_ONGOING;
@@ -287,7 +288,7 @@ int rj_board_load(rj_board *b, const uint8_t *grid, int to_move)
     if (to_move != RJ_BLACK && to_move != RJ_WHITE)
         return RJ_E_BADCOLOR;
     for (int i = 0; i < n * n; i++)
-        if (grid[i] > RJ_WHITE)
+        if (grid[i] > RJ_WHITE && grid[i] != RJ_BLOCKED)
             return RJ_E_BADCOLOR;
     rj_board_clear(b);
     for (int i = 0; i < n * n; i++) {

@@ -107,24 +107,22 @@ static int classify(struct classifier *cx, uint8_t *a, uint32_t key)
     return t;
 }
 
-/* Walls must form the outer end of each half-window: nothing lies beyond the board edge. */
-static int key_valid(uint32_t key)
+/* Nothing beyond a wall matters: the canonical key turns every cell past the first wall on each
+ * side into wall. Keys of real board edges are already canonical; a blocked point inside the
+ * board makes a non-canonical key that classifies like its canonical one. A half key is the 10
+ * bits of one side (slots 0..4 = offsets -5..-1, slots 5..9 = offsets +1..+5). */
+static uint32_t canonical_half(uint32_t half, int outward_from_slot0)
 {
     int wall = 0;
-    for (int k = -1; k >= -5; k--) {
-        int v = (key >> (2 * rj_key_slot(k))) & 3;
-        if (wall && v != RJ_WALL)
-            return 0;
-        wall = v == RJ_WALL;
+    for (int i = 0; i < 5; i++) {
+        int slot = outward_from_slot0 ? i : 4 - i; /* walk from the centre outwards */
+        uint32_t shift = 2 * (uint32_t)slot;
+        if (wall)
+            half |= (uint32_t)RJ_WALL << shift;
+        else
+            wall = ((half >> shift) & 3) == RJ_WALL;
     }
-    wall = 0;
-    for (int k = 1; k <= 5; k++) {
-        int v = (key >> (2 * rj_key_slot(k))) & 3;
-        if (wall && v != RJ_WALL)
-            return 0;
-        wall = v == RJ_WALL;
-    }
-    return 1;
+    return half;
 }
 
 static void decode(uint32_t key, uint8_t *a, int color)
@@ -143,9 +141,14 @@ void rj_table_generate(int rule, uint8_t *out)
     memset(memo, 0xFF, 2 * (size_t)RJ_KEY_COUNT);
     memset(out, 0, RJ_KEY_COUNT);
     struct classifier cx[2] = {{rule, RJ_BLACK, memo}, {rule, RJ_WHITE, memo + RJ_KEY_COUNT}};
+    uint16_t left[1024], right[1024]; /* canonical half keys */
+    for (uint32_t h = 0; h < 1024; h++) {
+        left[h] = (uint16_t)canonical_half(h, 0);
+        right[h] = (uint16_t)canonical_half(h, 1);
+    }
     uint8_t a[11];
     for (uint32_t key = 0; key < RJ_KEY_COUNT; key++) {
-        if (!key_valid(key))
+        if (left[key & 1023] != (key & 1023) || right[key >> 10] != (key >> 10))
             continue;
         decode(key, a, RJ_BLACK);
         int tb = classify(&cx[0], a, key);
@@ -153,6 +156,8 @@ void rj_table_generate(int rule, uint8_t *out)
         int tw = classify(&cx[1], a, key);
         out[key] = (uint8_t)(tb | tw << 4);
     }
+    for (uint32_t key = 0; key < RJ_KEY_COUNT; key++)
+        out[key] = out[left[key & 1023] | (uint32_t)right[key >> 10] << 10];
     free(memo);
 }
 
