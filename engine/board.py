@@ -231,6 +231,8 @@ class Board:
     def _validate(self, x: int, y: int) -> None:
         if not (isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer))):
             raise BoardError(f"coordinates must be integers, got ({x!r}, {y!r})")
+        if not (-(2**31) <= x < 2**31 and -(2**31) <= y < 2**31):  # beyond C's int: surely off the board
+            raise OffBoard(f"({x}, {y}) is off the {self.size}x{self.size} board")
 
     def play(self, x: int, y: int) -> None:
         """Play the side to move at (x, y). Raises OffBoard, Occupied, GameOver or (black in

@@ -60,7 +60,7 @@ def test_play_alternates_and_records_history():
 
 
 @pytest.mark.parametrize("point, exc", [((15, 0), OffBoard), ((0, 15), OffBoard), ((-1, 3), OffBoard),
-                                        ((7, 7), Occupied)])
+                                        ((7, 7), Occupied), ((2**40, 1), OffBoard), ((1, -(2**70)), OffBoard)])
 def test_illegal_moves_raise_and_leave_board_unchanged(point, exc):
     b = Board(15)
     b.play(7, 7)

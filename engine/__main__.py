@@ -1,0 +1,43 @@
+"""`python -m engine` / `pbrain-renju`: a Gomocup protocol engine on stdin/stdout."""
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import time
+
+
+def protocol_stdout() -> io.TextIOWrapper:
+    """A private handle on the real stdout for protocol lines; file descriptor 1 itself is pointed
+    at stderr, so nothing else (a library's print, a C warning) can reach the manager."""
+    sys.stdout.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return io.TextIOWrapper(os.fdopen(fd, "wb", buffering=0), encoding="ascii", errors="replace",
+                            newline="\n", write_through=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
+    ap.add_argument("--player", default="pattern", help="which player answers (default: %(default)s)")
+    ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
+    args = ap.parse_args(argv)
+    out = protocol_stdout()
+
+    from engine import logs
+    from engine.players import make_player
+    from engine.protocol.loop import serve
+    from engine.protocol.session import Session
+
+    logs.setup(args.log_level)
+    player = make_player(args.player)
+    # Loading so far ran on the first move's clock if the manager froze us right after START.
+    session = Session(player, startup=time.process_time(), on_folder=logs.add_folder)
+    sys.stdin.reconfigure(errors="replace")
+    return serve(session, sys.stdin, out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""Time management: how long one move may think, from the manager's limits.
+
+Gomocup's referee measures a move from writing the command to reading the reply, and counts a
+late move as a loss; its 1000 ms tolerance is not ours to spend. So every budget keeps a safety
+margin for Python, the pipe and scheduling, and the first move also pays for start-up, because
+the referee freezes the engine right after START and the first move's clock runs while the
+engine is still loading (../shared/protocol.md §1.8)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+UNLIMITED_MS = 2_147_483_647  # what managers send for "no limit"
+
+# Fixed part of the safety margin: reading the command, answering, flushing, the OS switching
+# processes. The proportional part covers the player's own overshoot checks.
+MARGIN_S = 0.060
+MARGIN_SHARE = 0.15
+# Never stake more than this share of the remaining match time on one move.
+MATCH_SHARE_CAP = 0.25
+
+
+@dataclass
+class TimeControl:
+    """The manager's limits, as INFO gives them (milliseconds; None when never given)."""
+
+    timeout_turn: int | None = None  # 0: move as fast as possible
+    timeout_match: int | None = None  # 0: no match limit
+    time_left: int | None = None  # may be negative; UNLIMITED_MS when the match is unlimited
+
+
+@dataclass(frozen=True)
+class Budget:
+    optimum: float  # seconds to aim for
+    maximum: float  # seconds never to exceed
+
+    @property
+    def instant(self) -> bool:
+        return self.maximum <= 0
+
+
+DEFAULT_TURN_MS = 5_000  # when no limit was given at all (Gomocup's fastest league)
+
+
+def moves_to_go(stones: int, cells: int) -> int:
+    """Own moves still to come, a rough guess: games rarely fill more than ~40% of the board."""
+    return max(10, int(cells * 0.4 - stones) // 2)
+
+
+def budget(tc: TimeControl, stones: int, cells: int, startup: float = 0.0) -> Budget:
+    """The budget of one move. `startup` is time already spent that the manager's clock counts
+    (the first move's share of loading)."""
+    if tc.timeout_turn == 0:
+        return Budget(0.0, 0.0)
+    turn = (tc.timeout_turn if tc.timeout_turn is not None else DEFAULT_TURN_MS) / 1000.0
+    cap = turn
+    share = turn
+    left_ms = tc.time_left
+    if left_ms is None and tc.timeout_match:
+        left_ms = tc.timeout_match  # no time_left yet: the whole match is ahead
+    if left_ms is not None and left_ms != UNLIMITED_MS:
+        left = max(0.0, left_ms / 1000.0)
+        cap = min(cap, left * MATCH_SHARE_CAP)
+        share = min(share, left / moves_to_go(stones, cells))
+    maximum = max(0.0, cap * (1.0 - MARGIN_SHARE) - MARGIN_S - startup)
+    optimum = min(maximum, max(0.0, share * (1.0 - MARGIN_SHARE) - startup))
+    return Budget(optimum, maximum)
