@@ -27,7 +27,7 @@ def add_folder(folder: Path, name: str = "pbrain-renju") -> None:
         target.mkdir(parents=True, exist_ok=True)
         handler = logging.handlers.RotatingFileHandler(target / f"{name}.log", maxBytes=LOG_FILE_BYTES,
                                                        backupCount=1, encoding="utf-8")
-    except OSError as e:
+    except (OSError, ValueError) as e:
         logging.getLogger("pbrain").warning("cannot log to %s: %s", folder, e)
         return
     handler.setLevel(logging.INFO)

@@ -74,11 +74,11 @@ class Session:
         if self.block is not None:
             return self._block_line(line, received)
         cmd, arg = split_command(line)
-        if cmd == "INFO":
-            self._info(arg)
-            return []
         handler = getattr(self, "_cmd_" + cmd.lower(), None) if cmd.isalnum() else None
         try:
+            if cmd == "INFO":  # never answered: the manager is not reading while it sends INFO
+                self._info(arg)
+                return []
             if handler is None:
                 return self._flush([f"UNKNOWN command not understood: {line[:60]}"])
             return self._flush(handler(arg, received))
@@ -86,7 +86,7 @@ class Session:
             return self._flush([f"ERROR {e}"])
         except Exception:  # never a traceback on stdout, never a dead engine
             log.exception("internal error on %r", line)
-            return self._flush([f"ERROR internal error while handling {cmd}"])
+            return [] if cmd == "INFO" else self._flush([f"ERROR internal error while handling {cmd}"])
 
     def _flush(self, lines: list[str]) -> list[str]:
         out, self.notices = self.notices + lines, []

@@ -1,0 +1,91 @@
+"""Drive an engine process through its pipes, as a manager does (tests and benchmarks)."""
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from tests.protocol_helpers import PROTOCOL_LINE
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON_ENGINE = [sys.executable, "-m", "engine"]
+
+
+class EngineProcess:
+    """One engine process; every stdout line is checked against the protocol grammar."""
+
+    def __init__(self, command: list[str] | None = None, cwd: Path = ROOT) -> None:
+        self.proc = subprocess.Popen(command or PYTHON_ENGINE, cwd=cwd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.bad: list[str] = []
+        self.stderr: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_err, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout
+        for line in self.proc.stdout:
+            line = line.rstrip("\r\n")
+            if not PROTOCOL_LINE.match(line):
+                self.bad.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr
+        for line in self.proc.stderr:
+            self.stderr.append(line)
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin
+        for line in lines:
+            self.proc.stdin.write(line + "\r\n")  # managers end lines with CR LF
+        self.proc.stdin.flush()
+
+    def reply(self, timeout: float = 30.0, skip_messages: bool = True) -> str:
+        """The next line (MESSAGE/DEBUG lines skipped, as managers do)."""
+        end = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            if line is None:
+                raise EOFError("engine closed its output; stderr:\n" + "".join(self.stderr[-20:]))
+            if skip_messages and line.split(" ", 1)[0].upper() in ("MESSAGE", "DEBUG"):
+                continue
+            return line
+
+    def ask(self, *lines: str, timeout: float = 30.0) -> str:
+        self.send(*lines)
+        return self.reply(timeout)
+
+    def move(self, *lines: str, timeout: float = 30.0) -> tuple[tuple[int, int], float]:
+        """Send lines that end in a move request; the move and the seconds it took."""
+        t0 = time.monotonic()
+        line = self.ask(*lines, timeout=timeout)
+        dt = time.monotonic() - t0
+        x, y = (int(v) for v in line.split(","))
+        return (x, y), dt
+
+    def close(self, timeout: float = 5.0) -> int:
+        if self.proc.poll() is None:
+            try:
+                self.send("END")
+                self.proc.stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+
+    def __enter__(self) -> EngineProcess:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+        if self.proc.poll() is None:
+            self.proc.kill()
