@@ -1,0 +1,59 @@
+"""Per-move budgets from the manager's limits."""
+from __future__ import annotations
+
+import pytest
+
+from engine.timeman import MARGIN_S, UNLIMITED_MS, TimeControl, budget, moves_to_go
+
+
+def test_turn_limit_with_margin():
+    b = budget(TimeControl(timeout_turn=1000), stones=10, cells=225)
+    assert 0 < b.maximum < 1.0 - MARGIN_S
+    assert b.maximum <= 0.9 * 1.0  # well inside the turn
+    assert 0 < b.optimum <= b.maximum
+
+
+def test_zero_turn_means_move_at_once():
+    b = budget(TimeControl(timeout_turn=0, timeout_match=100000, time_left=100000), 10, 225)
+    assert b.instant and b.maximum == 0 and b.optimum == 0
+
+
+@pytest.mark.parametrize("left", [-500, 0, 50])
+def test_spent_clock_gives_no_time(left):
+    b = budget(TimeControl(timeout_turn=5000, timeout_match=120000, time_left=left), 40, 225)
+    assert b.maximum == 0.0
+
+
+def test_match_clock_limits_a_long_turn():
+    tc = TimeControl(timeout_turn=300_000, timeout_match=1_000_000, time_left=20_000)
+    b = budget(tc, stones=30, cells=225)
+    assert b.maximum <= 20 * 0.25
+    assert b.optimum <= 20 / moves_to_go(30, 225)
+
+
+def test_unlimited_match_uses_the_turn():
+    tc = TimeControl(timeout_turn=5000, timeout_match=0, time_left=UNLIMITED_MS)
+    b = budget(tc, 20, 225)
+    assert b.maximum == pytest.approx(5 * 0.85 - MARGIN_S)
+
+
+def test_no_time_left_yet_counts_the_whole_match():
+    tc = TimeControl(timeout_turn=30_000, timeout_match=180_000)
+    assert budget(tc, 0, 225).maximum <= 180 * 0.25
+
+
+def test_startup_is_paid_by_the_first_move():
+    tc = TimeControl(timeout_turn=1000)
+    plain, first = budget(tc, 0, 225), budget(tc, 0, 225, startup=0.3)
+    assert first.maximum == pytest.approx(plain.maximum - 0.3)
+    assert budget(tc, 0, 225, startup=5.0).maximum == 0.0
+
+
+def test_no_limits_at_all_uses_a_default():
+    b = budget(TimeControl(), 0, 225)
+    assert 0 < b.maximum < 5.0
+
+
+def test_moves_to_go_shrinks_but_not_below_ten():
+    assert moves_to_go(0, 225) > moves_to_go(60, 225) >= 10
+    assert moves_to_go(200, 225) == 10
