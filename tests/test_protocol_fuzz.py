@@ -22,8 +22,8 @@ INFO_KEYS = ["timeout_turn", "timeout_match", "time_left", "max_memory", "rule",
              "max_node", "thread_num", "evaluate", "x"]
 
 numbers = st.one_of(st.integers(-5, 25), st.integers(-(2**70), 2**70))
-text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"),
-               max_size=30)
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # what str.splitlines splits on
+text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters=LINE_BREAKS), max_size=30)
 coords = st.one_of(st.builds(lambda x, y: f"{x},{y}", numbers, numbers),
                    st.builds(lambda x, y, f: f"{x},{y},{f}", numbers, numbers, st.integers(-1, 5)), text)
 line = st.one_of(
