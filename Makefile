@@ -7,7 +7,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint bench clean
+.PHONY: install test cwarn lint bench build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -27,11 +27,26 @@ cwarn:
 lint: install
 	$(VENV)/bin/ruff check engine native tests
 
-test: install cwarn lint
-	$(PY) -m pytest -q -n 2
+# The whole suite, the frozen executable's smoke test included.
+test: install cwarn lint build
+	PBRAIN_EXE=dist/pbrain-renju $(PY) -m pytest -q -n 2
+
+# PyInstaller: dist/pbrain-renju (one file, the recommended form; see README).
+build: dist/pbrain-renju
+
+dist/pbrain-renju: $(STAMP) build.spec packaging/pbrain_renju.py $(wildcard engine/*.py engine/*/*.py) $(wildcard models/*)
+	$(PY) -m pip install -q -e '.[build]'
+	PBRAIN_BUNDLE=onefile $(PY) -m PyInstaller --noconfirm --clean --log-level WARN build.spec
+
+build-onedir: $(STAMP)
+	$(PY) -m pip install -q -e '.[build]'
+	PBRAIN_BUNDLE=onedir $(PY) -m PyInstaller --noconfirm --clean --log-level WARN build.spec
+
+smoke: build
+	PBRAIN_EXE=dist/pbrain-renju $(PY) -m pytest -q tests/test_frozen.py
 
 bench: install
 	$(PY) -m engine.bench --write docs/benchmarks.md
 
 clean:
-	rm -rf $(VENV) build *.egg-info engine/_native.* .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info engine/_native.* .pytest_cache .hypothesis

@@ -120,7 +120,21 @@ class PatternPlayer(Player):
         return out
 
 
-PLAYERS: dict[str, type[Player]] = {"pattern": PatternPlayer}
+class DeliberatePlayer(PatternPlayer):
+    """The pattern player, but it spends its whole optimum budget (or until stopped), as the
+    search players will: a probe of the time manager and the protocol's overheads."""
+
+    name = "deliberate"
+
+    def choose(self, board: Board, limits: Limits) -> Move:
+        move = super().choose(board, limits)
+        until = min(limits.deadline, time.monotonic() + limits.optimum)
+        while not limits.stop.is_set() and time.monotonic() < until:
+            limits.stop.wait(min(0.01, max(0.0, until - time.monotonic())))
+        return move
+
+
+PLAYERS: dict[str, type[Player]] = {"pattern": PatternPlayer, "deliberate": DeliberatePlayer}
 
 
 def make_player(name: str) -> Player:

@@ -1,18 +1,14 @@
 """Helpers for the protocol tests: a deterministic test player and the transcript format."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from engine.board import Board, Move
+from engine.enginepipe import PROTOCOL_LINE
 from engine.players import Limits, Player
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "data" / "transcripts"
-
-# Every line the engine may print on stdout.
-PROTOCOL_LINE = re.compile(
-    r"^(OK|SWAP|UNKNOWN .*|ERROR .*|MESSAGE .*|DEBUG .*|\d+,\d+( \d+,\d+)*|FORBID (\d{4})*\.|name=\".*)$"
-)
+__all__ = ["PROTOCOL_LINE", "TRANSCRIPTS", "CentrePlayer", "read_transcript"]
 
 
 class CentrePlayer(Player):

@@ -9,10 +9,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.enginepipe import EngineProcess
 from engine.players import PatternPlayer
 from engine.protocol.loop import serve
 from engine.protocol.session import Session
-from tests.engine_process import EngineProcess
 from tests.protocol_helpers import PROTOCOL_LINE
 
 COMMANDS = ["START", "RECTSTART", "RESTART", "BEGIN", "TURN", "BOARD", "YXBOARD", "SWAP2BOARD", "DONE", "INFO",

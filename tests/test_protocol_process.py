@@ -9,8 +9,8 @@ import pytest
 
 from engine.board import Board, Color, Result, Rule
 from engine.coords import parse_points
+from engine.enginepipe import EngineProcess
 from tests.conftest import VECTORS
-from tests.engine_process import EngineProcess
 
 
 def opponent_move(board: Board, rng: random.Random) -> tuple[int, int]:

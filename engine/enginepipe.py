@@ -1,23 +1,28 @@
-"""Drive an engine process through its pipes, as a manager does (tests and benchmarks)."""
+"""Drive a Gomocup engine process through its pipes, as a manager does (tests, benchmarks)."""
 from __future__ import annotations
 
 import queue
+import re
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
-from tests.protocol_helpers import PROTOCOL_LINE
-
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_ENGINE = [sys.executable, "-m", "engine"]
+
+# Every line an engine may print on stdout (../shared/protocol.md §1.5).
+PROTOCOL_LINE = re.compile(
+    r"^(OK|SWAP|UNKNOWN .*|ERROR .*|MESSAGE .*|DEBUG .*|\d+,\d+( \d+,\d+)*|FORBID (\d{4})*\.|name=\".*)$"
+)
 
 
 class EngineProcess:
     """One engine process; every stdout line is checked against the protocol grammar."""
 
     def __init__(self, command: list[str] | None = None, cwd: Path = ROOT) -> None:
+        self.started = time.monotonic()
         self.proc = subprocess.Popen(command or PYTHON_ENGINE, cwd=cwd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -68,6 +73,16 @@ class EngineProcess:
         dt = time.monotonic() - t0
         x, y = (int(v) for v in line.split(","))
         return (x, y), dt
+
+    def peak_memory(self) -> int | None:
+        """Peak resident memory of the process so far, in bytes (Linux /proc; None elsewhere)."""
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+        except OSError:
+            return None
+        return None
 
     def close(self, timeout: float = 5.0) -> int:
         if self.proc.poll() is None:
