@@ -146,11 +146,11 @@ def render(rows: list[tuple[str, str, str]], command: str) -> str:
     return "\n".join(lines)
 
 
-def write(path: Path, section: str) -> None:
+def write(path: Path, section: str, start: str = START, end: str = END) -> None:
     header = "# Benchmarks\n\nEach figure with the command that produced it, the date and the machine.\n"
     text = path.read_text() if path.exists() else header
-    if START in text and END in text:
-        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: section, text, flags=re.S)
+    if start in text and end in text:
+        text = re.sub(re.escape(start) + r".*?" + re.escape(end), lambda _: section, text, flags=re.S)
     else:
         text = text.rstrip("\n") + "\n\n" + section + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

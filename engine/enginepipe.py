@@ -74,15 +74,21 @@ class EngineProcess:
         x, y = (int(v) for v in line.split(","))
         return (x, y), dt
 
-    def peak_memory(self) -> int | None:
-        """Peak resident memory of the process so far, in bytes (Linux /proc; None elsewhere)."""
+    def memory(self) -> int | None:
+        """Resident memory of the process and all its children now, in bytes, as GomocupJudge
+        sums it (a one-file executable runs as a bootloader plus a child). Linux /proc only."""
+        total, stack = 0, [self.proc.pid]
         try:
-            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
+            while stack:
+                pid = stack.pop()
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                for task in Path(f"/proc/{pid}/task").iterdir():
+                    stack += [int(c) for c in (task / "children").read_text().split()]
         except OSError:
-            return None
-        return None
+            return None if total == 0 else total
+        return total
 
     def close(self, timeout: float = 5.0) -> int:
         if self.proc.poll() is None:
