@@ -25,6 +25,9 @@ def test_frozen_engine_plays_a_short_game(tmp_path):
     with EngineProcess([str(exe)], cwd=tmp_path) as engine:  # the manager's cwd is not ours
         assert engine.ask("START 15") == "OK"
         assert engine.ask("ABOUT").startswith('name="pbrain-renju"')
+        engine.send("YXSHOWINFO")
+        info = [engine.reply(skip_messages=False) for _ in range(8)]
+        assert "MESSAGE INFO MODELS_DIR ok" in info  # the bundled models/, found through sys._MEIPASS
         engine.send("INFO rule 4", "INFO timeout_turn 1000", f"INFO folder {tmp_path}")
         board = Board(15, Rule.RENJU)
         move, dt = engine.move("BEGIN")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import __version__
+from engine import __version__, memory, paths
 from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
 from engine.players import Limits, Player
@@ -157,6 +157,11 @@ class Session:
             self.tc.time_left = number
         elif key == "max_memory":
             self.max_memory = number if number > 0 else DEFAULT_MAX_MEMORY
+            used = memory.rss_bytes()
+            if used and memory.search_allowance(self.max_memory, used) == 0:
+                # Said with the next reply: the manager is not reading while it sends INFO.
+                self.notices.append(f"MESSAGE max_memory {self.max_memory >> 20} MB is below what the engine "
+                                    f"needs ({used >> 20} MB in use); it will play without a search tree")
         elif key == "rule":
             self._set_rule(number)
         elif key not in STORED_KEYS:
@@ -376,6 +381,7 @@ class Session:
             f"MESSAGE INFO TIMEOUT_TURN {unset if self.tc.timeout_turn is None else self.tc.timeout_turn}",
             f"MESSAGE INFO TIMEOUT_MATCH {unset if self.tc.timeout_match is None else self.tc.timeout_match}",
             f"MESSAGE INFO TIME_LEFT {unset if self.tc.time_left is None else self.tc.time_left}",
+            f"MESSAGE INFO MODELS_DIR {'ok' if paths.models_dir().is_dir() else 'missing'}",
         ]
 
 
