@@ -136,3 +136,15 @@ def test_yxstop_stops_a_thinking_engine():
     wr.write("END\n")
     wr.flush()
     assert done.wait(5)
+
+
+def test_first_move_pays_for_startup():
+    player = WaitingPlayer()
+    s = Session(player, startup=0.4)
+    s.handle("START 15")
+    s.handle("INFO timeout_turn 1000")
+    s.handle("BEGIN")
+    first = player.waited
+    s.handle("TURN 0,0")
+    second = player.waited
+    assert second - first == pytest.approx(0.4, abs=0.08)

@@ -155,3 +155,15 @@ def test_gomocup_self_play_check(rule):
     finally:
         for e in engines:
             e.close()
+
+
+def test_console_script_speaks_the_protocol():
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "pbrain-renju"
+    assert script.exists(), "the pbrain-renju console script is installed with the package"
+    with EngineProcess([str(script)]) as engine:
+        assert engine.ask("START 15") == "OK"
+        move, _ = engine.move("BEGIN")
+        assert move == (7, 7)
