@@ -71,10 +71,14 @@ class Session:
             return []
         if received is None:
             received = self.clock()
-        if self.block is not None:
-            return self._block_line(line, received)
-        cmd, arg = split_command(line)
-        handler = getattr(self, "_cmd_" + cmd.lower(), None) if cmd.isalnum() else None
+        if self.block is not None:  # inside BOARD / YXBOARD / SWAP2BOARD
+            if line.upper() != "DONE":
+                self.block_lines.append(line)
+                return []
+            cmd, arg, handler = self.block, "", self._finish_block
+        else:
+            cmd, arg = split_command(line)
+            handler = getattr(self, "_cmd_" + cmd.lower(), None) if cmd.isalnum() else None
         try:
             if cmd == "INFO":  # never answered: the manager is not reading while it sends INFO
                 self._info(arg)
@@ -269,42 +273,34 @@ class Session:
 
     # ---- multi-line commands ------------------------------------------------------------
 
-    def _cmd_board(self, arg: str, received: float) -> list[str]:
+    def _open_block(self, name: str) -> list[str]:
         self._need_board()
-        self.block, self.block_lines = "BOARD", []
+        self.block, self.block_lines = name, []
         return []
+
+    def _cmd_board(self, arg: str, received: float) -> list[str]:
+        return self._open_block("BOARD")
 
     def _cmd_yxboard(self, arg: str, received: float) -> list[str]:
-        self._need_board()
-        self.block, self.block_lines = "YXBOARD", []
-        return []
+        return self._open_block("YXBOARD")
 
     def _cmd_swap2board(self, arg: str, received: float) -> list[str]:
-        self._need_board()
-        self.block, self.block_lines = "SWAP2BOARD", []
-        return []
+        return self._open_block("SWAP2BOARD")
 
-    def _block_line(self, line: str, received: float) -> list[str]:
-        if line.upper() != "DONE":
-            self.block_lines.append(line)
-            return []
+    def _finish_block(self, arg: str, received: float) -> list[str]:
+        """DONE: act on the collected lines. A bad block changes nothing."""
         block, lines = self.block, self.block_lines
         self.block, self.block_lines = None, []
-        try:
-            if block == "SWAP2BOARD":
-                return self._flush(self._swap2(lines, received))
-            board = self._position(lines)
+        if block == "SWAP2BOARD":
+            return self._swap2(lines, received)
+        board = self._position(lines)
+        if block == "YXBOARD":
             self.board = board
-            if block == "YXBOARD":
-                return self._flush([])
-            if board.game_over:
-                raise ProtocolError("the position is already decided")
-            return self._flush(self._reply_move(received))
-        except ProtocolError as e:
-            return self._flush([f"ERROR {e}"])
-        except Exception:
-            log.exception("internal error on %s", block)
-            return self._flush([f"ERROR internal error while handling {block}"])
+            return []
+        if board.game_over:
+            raise ProtocolError("the position is already decided")
+        self.board = board
+        return self._reply_move(received)
 
     def _position(self, lines: list[str]) -> Board:
         """A new board from BOARD lines (in move order): the side to move is black when the
