@@ -12,7 +12,7 @@ FILES = sorted(TRANSCRIPTS.glob("*.txt"))
 
 
 def test_there_is_a_transcript_per_command_family():
-    assert {p.stem for p in FILES} >= {"start", "moves", "board", "info", "takeback", "swap2", "yixin", "misc"}
+    assert {p.stem for p in FILES} >= {"start", "moves", "board", "info", "takeback", "swap2", "yixin", "misc", "renju"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
