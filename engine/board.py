@@ -315,7 +315,8 @@ class Board:
     def check(self) -> None:
         """Raise AssertionError if any incremental structure differs from a recomputation."""
         code = lib.rj_board_check(self._b)
-        names = {1: "line keys", 2: "pattern codes", 3: "pattern counts", 4: "hash", 5: "stone count", 6: "result"}
+        names = {1: "line keys", 2: "pattern codes", 3: "pattern counts", 4: "hash", 5: "stone count", 6: "result",
+                 7: "threat point sets"}
         if code:
             raise AssertionError(f"incremental state differs from recomputation: {names.get(code, code)}")
 

@@ -145,7 +145,8 @@ void rj_pattern_counts(const rj_board *b, int color, int32_t out[RJ_PT_COUNT]);
 
 /* Compares every incremental structure (line keys, pattern codes, counts, hash, stone count,
  * result) with a from-scratch recomputation. 0 if they agree, otherwise a positive code naming
- * the first mismatch (1 keys, 2 patterns, 3 counts, 4 hash, 5 stone count, 6 result). */
+ * the first mismatch (1 keys, 2 patterns, 3 counts, 4 hash, 5 stone count, 6 result, 7 threat
+ * point sets). */
 int rj_board_check(const rj_board *b);
 /* Rebuilds every incremental structure from the stones alone (the slow path the check uses). */
 void rj_board_recompute(rj_board *b);

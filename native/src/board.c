@@ -16,28 +16,58 @@ static inline void count_point(rj_board *b, int pos, int sign)
     }
 }
 
+/* Recomputes the set bits of the empty point q and flips what changed in the bitsets. */
+static inline void refresh_sets(rj_board *b, int q)
+{
+    const uint8_t *p = b->pat[q];
+    const uint8_t *lut = b->summary;
+    uint8_t s = lut[p[0]] | lut[p[1]] | lut[p[2]] | lut[p[3]];
+    uint8_t diff = s ^ b->sum[q];
+    if (!diff)
+        return;
+    b->sum[q] = s;
+    const uint64_t bit = 1ull << (q & 63);
+    for (int i = 0; i < 8; i++)
+        if (diff >> i & 1)
+            b->set[i >> 2][i & 3][q >> 6] ^= bit;
+}
+
+/* Removes the point from every set (it is being occupied). */
+static inline void clear_sets(rj_board *b, int q)
+{
+    uint8_t s = b->sum[q];
+    const uint64_t bit = 1ull << (q & 63);
+    for (int i = 0; i < 8; i++)
+        if (s >> i & 1)
+            b->set[i >> 2][i & 3][q >> 6] &= ~bit;
+    b->sum[q] = 0;
+}
+
 /* XORs stone value v into slot `slot` of the key of (q, d) and refreshes its pattern code. */
 static inline void toggle(rj_board *b, int q, int d, int slot, uint32_t v)
 {
     uint32_t key = b->key[q][d] ^ (v << (2 * slot));
     uint8_t np = b->table[key];
+    uint8_t op = b->pat[q][d];
     b->key[q][d] = key;
-    if (b->cell[q] == RJ_EMPTY) {
-        uint8_t op = b->pat[q][d];
+    b->pat[q][d] = np;
+    if (op != np && b->cell[q] == RJ_EMPTY) {
         b->count[0][op & 15]--;
         b->count[0][np & 15]++;
         b->count[1][op >> 4]--;
         b->count[1][np >> 4]++;
+        refresh_sets(b, q);
     }
-    b->pat[q][d] = np;
 }
 
 void rj_set_stone(rj_board *b, int pos, int color)
 {
     const int stone = color ? color : b->cell[pos];
     const uint32_t v = (uint32_t)stone & 3; /* a blocked point reads as a wall */
-    if (color)
+    if (color) {
         count_point(b, pos, -1); /* the point stops being empty */
+        clear_sets(b, pos);
+    }
     b->cell[pos] = (uint8_t)color;
     b->hash ^= rj_zobrist(pos, stone);
     b->nstones += color ? 1 : -1;
@@ -49,8 +79,10 @@ void rj_set_stone(rj_board *b, int pos, int color)
         for (int k = 1, q = pos - D; k <= 5 && b->cell[q] != RJ_WALL; k++, q -= D)
             toggle(b, q, d, 4 + k, v);
     }
-    if (!color)
+    if (!color) {
         count_point(b, pos, +1);
+        refresh_sets(b, pos);
+    }
 }
 
 int rj_line_wins(const rj_board *b, int pos, int c)
@@ -93,6 +125,8 @@ void rj_board_recompute(rj_board *b)
     memset(b->key, 0, sizeof b->key);
     memset(b->pat, 0, sizeof b->pat);
     memset(b->count, 0, sizeof b->count);
+    memset(b->sum, 0, sizeof b->sum);
+    memset(b->set, 0, sizeof b->set);
     b->hash = b->to_move == RJ_WHITE ? RJ_ZOBRIST_WHITE_TO_MOVE : 0;
     b->nstones = 0;
     for (int y = 0; y < n; y++)
@@ -106,9 +140,10 @@ void rj_board_recompute(rj_board *b)
                 b->key[pos][d] = key;
                 b->pat[pos][d] = b->table[key];
             }
-            if (b->cell[pos] == RJ_EMPTY)
+            if (b->cell[pos] == RJ_EMPTY) {
                 count_point(b, pos, +1);
-            else {
+                refresh_sets(b, pos);
+            } else {
                 b->hash ^= rj_zobrist(pos, b->cell[pos]);
                 b->nstones++;
             }
@@ -139,6 +174,7 @@ rj_board *rj_board_new(int size, int rule)
     b->size = size;
     b->rule = rule;
     b->table = rj_table(rule);
+    b->summary = rj_summary_table(rule);
     rj_board_clear(b);
     return b;
 }
@@ -327,6 +363,8 @@ int rj_board_check(const rj_board *b)
         }
     if (!code && memcmp(s->count, b->count, sizeof s->count))
         code = 3;
+    if (!code && (memcmp(s->sum, b->sum, sizeof s->sum) || memcmp(s->set, b->set, sizeof s->set)))
+        code = 7;
     if (!code && s->hash != b->hash)
         code = 4;
     if (!code && (s->nstones != b->nstones || b->nstones != b->nhist))

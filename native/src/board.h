@@ -45,8 +45,39 @@ struct rj_board {
     uint8_t pat[RJ_CELLS][4];             /* packed pattern codes: black low nibble, white high */
     uint32_t key[RJ_CELLS][4];            /* line keys, see tables.h */
     int32_t count[2][16];                 /* (empty point, direction) pairs per colour and type */
+    const uint8_t *summary;               /* the rule's summary table (tables.h) */
+    uint8_t sum[RJ_CELLS];                /* set bits of each empty point (0 when occupied) */
+    uint64_t set[2][RJ_NUM_SETS][RJ_CELLS / 64]; /* bitsets of empty points per colour and set */
     struct rj_undo_entry hist[RJ_MAX_MOVES];
 };
+
+/* Is pos in colour c's threat set? */
+static inline int rj_in_set(const rj_board *b, int color, int set, int pos)
+{
+    return (int)(b->set[color - 1][set][pos >> 6] >> (pos & 63)) & 1;
+}
+
+/* Calls body(pos) for every point of a set, in index order. */
+#define RJ_FOR_SET(b, color, setno, pos, body)                                                   \
+    do {                                                                                          \
+        for (int rj_w_ = 0; rj_w_ < RJ_CELLS / 64; rj_w_++) {                                     \
+            uint64_t rj_bits_ = (b)->set[(color) - 1][(setno)][rj_w_];                             \
+            while (rj_bits_) {                                                                    \
+                int pos = rj_w_ * 64 + __builtin_ctzll(rj_bits_);                                 \
+                rj_bits_ &= rj_bits_ - 1;                                                         \
+                body;                                                                             \
+            }                                                                                     \
+        }                                                                                         \
+    } while (0)
+
+/* Number of points in a set. */
+static inline int rj_set_size(const rj_board *b, int color, int set)
+{
+    int n = 0;
+    for (int w = 0; w < RJ_CELLS / 64; w++)
+        n += __builtin_popcountll(b->set[color - 1][set][w]);
+    return n;
+}
 
 /* Pattern type of colour c at pos in direction d. */
 static inline int rj_pat(const rj_board *b, int pos, int d, int color)

@@ -15,10 +15,29 @@
 #include "tables.h"
 
 static uint8_t *g_tables[RJ_NUM_RULES];
+static uint8_t g_summary[RJ_NUM_RULES][256];
 
 const uint8_t *rj_table(int rule)
 {
     return (rule >= 0 && rule < RJ_NUM_RULES) ? g_tables[rule] : NULL;
+}
+
+const uint8_t *rj_summary_table(int rule)
+{
+    return g_summary[rule];
+}
+
+static int set_bits(int rule, int color, int t)
+{
+    if (t == RJ_PT_FIVE || (t == RJ_PT_OVERLINE && rj_pattern_wins(rule, color, t)))
+        return 1 << RJ_SET_FIVE;
+    if (t == RJ_PT_DEAD4)
+        return 1 << RJ_SET_FOUR;
+    if (t == RJ_PT_LIVE4 || (t == RJ_PT_FORBID && !(rule == RJ_RENJU && color == RJ_BLACK)))
+        return 1 << RJ_SET_FOUR | 1 << RJ_SET_LIVE4;
+    if (t == RJ_PT_LIVE3)
+        return 1 << RJ_SET_THREE;
+    return 0;
 }
 
 /* Length of colour c's unbroken run through the centre of a[11] and whether it wins under the
@@ -171,6 +190,9 @@ int rj_tables_init(int rule)
     if (!t)
         return RJ_E_NOMEM;
     rj_table_generate(rule, t);
+    for (int packed = 0; packed < 256; packed++)
+        g_summary[rule][packed] = (uint8_t)(set_bits(rule, RJ_BLACK, packed & 15) |
+                                            set_bits(rule, RJ_WHITE, packed >> 4) << 4);
     g_tables[rule] = t;
     return RJ_OK;
 }

@@ -25,6 +25,19 @@ static inline int rj_key_slot(int k) { return k < 0 ? k + 5 : k + 4; }
 /* The rule's table, or NULL if it has not been built (rj_tables_init builds it). */
 const uint8_t *rj_table(int rule);
 
+/* Threat point sets: what a stone of a colour on an empty point makes on some line. */
+enum rj_set {
+    RJ_SET_FIVE = 0,  /* a winning line now */
+    RJ_SET_FOUR = 1,  /* a four (one or two completion points) */
+    RJ_SET_LIVE4 = 2, /* a straight four (two completion points) */
+    RJ_SET_THREE = 3, /* a live three */
+    RJ_NUM_SETS = 4
+};
+/* The rule's summary table: for a packed pattern byte (see rj_table), low nibble the set bits
+ * (1 << RJ_SET_*) for black, high nibble for white. OR it over a point's four directions.
+ * Renju black's same-line double four and overline are fouls, so they are in no set. */
+const uint8_t *rj_summary_table(int rule);
+
 /* Generates a rule's table into out (RJ_KEY_COUNT bytes). */
 void rj_table_generate(int rule, uint8_t *out);
 
