@@ -59,6 +59,14 @@ CDEF = """
 #define RJ_E_BADRULE ...
 #define RJ_E_NOMEM ...
 #define RJ_E_BADCOLOR ...
+#define RJ_E_BADKIND ...
+#define RJ_MAX_LINE_PLIES ...
+#define RJ_PROVE_VCF ...
+#define RJ_PROVE_UTSS ...
+#define RJ_PROOF_WIN ...
+#define RJ_PROOF_DRAW ...
+#define RJ_PROOF_LOSS ...
+#define RJ_PROOF_UNKNOWN ...
 
 typedef struct rj_board rj_board;
 
@@ -94,6 +102,29 @@ void rj_board_recompute(rj_board *b);
 
 int rj_foul(rj_board *b, int x, int y);
 int rj_forbidden_points(rj_board *b, uint8_t *out);
+
+int rj_defence_set(rj_board *b, int16_t *xs, int16_t *ys);
+int rj_attack_set(rj_board *b, int16_t *xs, int16_t *ys, int *pure);
+int rj_unified_set(rj_board *b, int16_t *xs, int16_t *ys);
+int rj_threat(rj_board *b, int color);
+int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
+
+typedef struct {
+    int value;
+    int depth;
+    int aborted;
+    int64_t nodes;
+    double ms;
+    int line_len;
+    int16_t line_x[256];
+    int16_t line_y[256];
+} rj_proof;
+typedef struct rj_prover rj_prover;
+rj_prover *rj_prover_new(int tt_bits);
+void rj_prover_free(rj_prover *p);
+void rj_prover_clear(rj_prover *p);
+size_t rj_prover_memory(const rj_prover *p);
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out);
 
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
 double rj_bench_forbidden(rj_board *b, int rounds);

@@ -75,7 +75,8 @@ enum rj_status {
     RJ_E_BADSIZE = -5,
     RJ_E_BADRULE = -6,
     RJ_E_NOMEM = -7,
-    RJ_E_BADCOLOR = -8
+    RJ_E_BADCOLOR = -8,
+    RJ_E_BADKIND = -9
 };
 
 typedef struct rj_board rj_board;
@@ -160,6 +161,50 @@ int rj_foul(rj_board *b, int x, int y);
 /* out[y * size + x] = foul kind of every point for black; returns the number of forbidden
  * points. All zero unless the rule is Renju. */
 int rj_forbidden_points(rj_board *b, uint8_t *out);
+
+/* ---- threat sets and the move filter (threats.c) ---- */
+
+/* Each fills xs/ys (room for RJ_MAX_MOVES) with points for the side to move and returns the
+ * count. Defence D(c), attack A(c) (pure attacks first; *pure receives their number), unified
+ * M(c) = A ∪ D. Black's forbidden points never appear in black's sets. */
+int rj_defence_set(rj_board *b, int16_t *xs, int16_t *ys);
+int rj_attack_set(rj_board *b, int16_t *xs, int16_t *ys, int *pure);
+int rj_unified_set(rj_board *b, int16_t *xs, int16_t *ys);
+/* The threat colour c poses now: 3 two or more five points, 2 one, 1 a playable straight-four
+ * point (a live three), 0 none. */
+int rj_threat(rj_board *b, int color);
+/* Search candidates: immediate wins if any; else M(c) when the opponent threatens; else every
+ * playable point within `radius` of a stone (the centre of an empty board). */
+int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
+
+/* ---- threat-space prover (prover.c) ---- */
+
+#define RJ_MAX_LINE_PLIES 256
+enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1 };
+/* Values for the side to move. */
+enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
+
+typedef struct {
+    int value;      /* rj_proof_value */
+    int depth;      /* deepest iteration completed (VCF: attacker moves; UTSS: plies) */
+    int aborted;    /* a budget ran out */
+    int64_t nodes;
+    double ms;
+    int line_len;   /* the principal line, alternating from the side to move */
+    int16_t line_x[RJ_MAX_LINE_PLIES];
+    int16_t line_y[RJ_MAX_LINE_PLIES];
+} rj_proof;
+
+typedef struct rj_prover rj_prover;
+/* A prover owns a transposition table of 2^tt_bits entries (16 bytes each). */
+rj_prover *rj_prover_new(int tt_bits);
+void rj_prover_free(rj_prover *p);
+void rj_prover_clear(rj_prover *p);
+size_t rj_prover_memory(const rj_prover *p);
+/* Proves the position for the side to move: VCF with at most max_depth attacking moves, or UTSS
+ * with iterative deepening up to max_depth plies. max_nodes / max_ms <= 0 mean no limit. The
+ * board is unchanged afterwards. Returns RJ_OK or an error (RJ_E_GAMEOVER, RJ_E_BADKIND). */
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out);
 
 /* ---- benchmarks measured inside C (bench.c) ---- */
 

@@ -2,29 +2,13 @@
  * bench.c — timings taken inside C, so the figures in docs/benchmarks.md do not include the
  * Python/cffi call overhead.
  */
-#define _POSIX_C_SOURCE 199309L
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <stdlib.h>
 
 #include "board.h"
+#include "clock.h"
 
-#ifdef _WIN32
-#include <windows.h>
-static double now_ns(void)
-{
-    LARGE_INTEGER f, c;
-    QueryPerformanceFrequency(&f);
-    QueryPerformanceCounter(&c);
-    return (double)c.QuadPart * 1e9 / (double)f.QuadPart;
-}
-#else
-#include <time.h>
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-#endif
+#define now_ns rj_now_ns
 
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds)
 {

@@ -1,0 +1,73 @@
+"""Threat-space proofs over the native prover: VCF and UTSS for the side to move.
+
+    proof = solve(board, kind="vcf", max_depth=12, budget_nodes=1_000_000, budget_ms=1000)
+    proof.result -> "win" | "loss" | "draw" | "unknown"; proof.line -> [(x, y), ...]
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.board import Board, Move
+from engine.native import BoardError, check, ffi, lib
+
+KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS}
+RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
+           lib.RJ_PROOF_UNKNOWN: "unknown"}
+DEFAULT_TT_BITS = 18  # 4 MB
+
+
+@dataclass
+class Proof:
+    result: str  # "win" / "loss" for the side to move, "draw" (quiet: no threat wins), "unknown"
+    line: list[Move] = field(default_factory=list)  # principal line, from the side to move
+    nodes: int = 0
+    ms: float = 0.0
+    depth: int = 0  # VCF: attacking moves; UTSS: plies (deepest completed iteration)
+    aborted: bool = False  # a budget ran out
+
+    def as_json(self, fmt=lambda m: f"{m[0]},{m[1]}") -> dict:
+        return {"result": self.result, "line": [fmt(m) for m in self.line], "nodes": self.nodes,
+                "ms": round(self.ms, 3), "depth": self.depth}
+
+
+class Prover:
+    """Owns a transposition table that persists across proofs (clear() empties it)."""
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS) -> None:
+        handle = lib.rj_prover_new(tt_bits)
+        if handle == ffi.NULL:
+            raise MemoryError("cannot allocate the prover's transposition table")
+        self._p = ffi.gc(handle, lib.rj_prover_free)
+        self._out = ffi.new("rj_proof *")
+
+    def clear(self) -> None:
+        lib.rj_prover_clear(self._p)
+
+    @property
+    def memory(self) -> int:
+        return int(lib.rj_prover_memory(self._p))
+
+    def solve(self, board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
+              budget_ms: float = 0.0) -> Proof:
+        """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
+        plies for UTSS (default 9). Budgets <= 0 mean none. The board is unchanged."""
+        if kind not in KINDS:
+            raise BoardError(f"unknown proof kind {kind!r}: choose vcf or utss")
+        if max_depth is None:
+            max_depth = 60 if kind == "vcf" else 9
+        out = self._out
+        check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, budget_nodes, budget_ms, out), "solve")
+        line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
+        return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
+
+
+_default: Prover | None = None
+
+
+def solve(board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
+          budget_ms: float = 0.0) -> Proof:
+    """`Prover.solve` with a shared default prover."""
+    global _default
+    if _default is None:
+        _default = Prover()
+    return _default.solve(board, kind, max_depth, budget_nodes, budget_ms)

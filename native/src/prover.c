@@ -1,0 +1,412 @@
+/*
+ * prover.c — VCF and UTSS (see prover.h). Probe moves go through rj_set_stone and are always
+ * taken back, so the board is unchanged when a proof returns, even when a budget runs out.
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "forbid.h"
+#include "prover.h"
+#include "threats.h"
+
+/* Transposition table entry. Proven values hold at any depth; DRAW and a failed VCF hold for
+ * searches no deeper than `depth`. */
+struct tt_entry {
+    uint64_t key;
+    int8_t value;
+    uint8_t depth;
+    int16_t move;
+    uint32_t pad;
+};
+
+struct rj_prover {
+    int bits;
+    struct tt_entry *tt;
+};
+
+struct search {
+    rj_board *b;
+    struct tt_entry *tt;
+    uint64_t mask;
+    int64_t nodes, max_nodes;
+    double deadline_ns;
+    int aborted;
+    int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
+    int pv_len[RJ_MAX_LINE_PLIES];
+};
+
+#define KEY_VCF 0x5bd1e9955bd1e995ull
+#define KEY_UTSS 0x27d4eb2f165667c5ull
+
+rj_prover *rj_prover_new(int tt_bits)
+{
+    if (tt_bits < 8)
+        tt_bits = 8;
+    if (tt_bits > 26)
+        tt_bits = 26;
+    rj_prover *p = malloc(sizeof *p);
+    if (!p)
+        return NULL;
+    p->bits = tt_bits;
+    p->tt = calloc((size_t)1 << tt_bits, sizeof *p->tt);
+    if (!p->tt) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void rj_prover_free(rj_prover *p)
+{
+    if (p) {
+        free(p->tt);
+        free(p);
+    }
+}
+
+void rj_prover_clear(rj_prover *p)
+{
+    memset(p->tt, 0, ((size_t)1 << p->bits) * sizeof *p->tt);
+}
+
+size_t rj_prover_memory(const rj_prover *p)
+{
+    return sizeof *p + ((size_t)1 << p->bits) * sizeof *p->tt;
+}
+
+static int out_of_budget(struct search *s)
+{
+    if (s->aborted)
+        return 1;
+    if (++s->nodes % RJ_BUDGET_CHECK == 0 || s->nodes >= s->max_nodes) {
+        if ((s->max_nodes > 0 && s->nodes >= s->max_nodes) || (s->deadline_ns > 0 && rj_now_ns() >= s->deadline_ns))
+            s->aborted = 1;
+    }
+    return s->aborted;
+}
+
+static struct tt_entry *tt_slot(struct search *s, uint64_t key) { return &s->tt[key & s->mask]; }
+
+/* A probe move for the side to move, and its undo. */
+static void probe(rj_board *b, int pos)
+{
+    rj_set_stone(b, pos, b->to_move);
+    b->to_move = 3 - b->to_move;
+    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+}
+
+static void unprobe(rj_board *b, int pos)
+{
+    rj_set_stone(b, pos, RJ_EMPTY);
+    b->to_move = 3 - b->to_move;
+    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+}
+
+static void pv_set(struct search *s, int ply, int move, int child_len)
+{
+    s->pv[ply][0] = (int16_t)move;
+    for (int i = 0; i < child_len && i + 1 < RJ_MAX_LINE_PLIES; i++)
+        s->pv[ply][i + 1] = s->pv[ply + 1][i];
+    s->pv_len[ply] = child_len + 1 < RJ_MAX_LINE_PLIES ? child_len + 1 : RJ_MAX_LINE_PLIES;
+}
+
+/* The single point of a set, or -1 if it has none or several. */
+static int only_point(rj_board *b, int color, int set)
+{
+    int found = -1, count = 0;
+    RJ_FOR_SET(b, color, set, pos, {
+        found = pos;
+        count++;
+    });
+    return count == 1 ? found : -1;
+}
+
+static int first_point(rj_board *b, int color, int set)
+{
+    RJ_FOR_SET(b, color, set, pos, return pos);
+    return -1;
+}
+
+/* A move colour c may play: a point of `preferred` if any is legal, else the first legal point
+ * of the board. Used to finish a line once the defender is lost anyway. */
+static int some_move(rj_board *b, int color, int preferred_set, int owner)
+{
+    RJ_FOR_SET(b, owner, preferred_set, pos, if (rj_legal_for(b, color, pos)) return pos);
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            if (rj_legal_for(b, color, rj_pos(x, y)))
+                return rj_pos(x, y);
+    return -1;
+}
+
+/* The defender (to move) cannot stop the attacker's five points: finish the line with a reply
+ * (a block where one is possible) and the attacker's five. */
+static void finish_line(struct search *s, int ply)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    s->pv_len[ply] = 0;
+    int reply = some_move(b, c, RJ_SET_FIVE, o);
+    if (reply < 0)
+        return;
+    probe(b, reply);
+    int win = first_point(b, o, RJ_SET_FIVE);
+    unprobe(b, reply);
+    s->pv[ply][0] = (int16_t)reply;
+    s->pv_len[ply] = 1;
+    if (win >= 0) {
+        s->pv[ply][1] = (int16_t)win;
+        s->pv_len[ply] = 2;
+    }
+}
+
+/* ---- VCF ------------------------------------------------------------------------------- */
+
+/* Side to move attacks with fours only; `depth` counts its remaining moves. */
+static int vcf(struct search *s, int depth, int ply)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    s->pv_len[ply] = 0;
+    if (ply >= RJ_MAX_LINE_PLIES - 2 || out_of_budget(s))
+        return 0;
+    int win = first_point(b, c, RJ_SET_FIVE);
+    if (win >= 0) {
+        pv_set(s, ply, win, 0);
+        return 1;
+    }
+    if (depth <= 0)
+        return 0;
+    uint64_t key = b->hash ^ KEY_VCF;
+    struct tt_entry *e = tt_slot(s, key);
+    if (e->key == key && (e->value == RJ_PROOF_WIN ? 0 : e->depth >= depth) && e->value != RJ_PROOF_WIN)
+        return 0;
+    rj_list moves;
+    moves.n = 0;
+    int forced = -1;
+    if (rj_set_size(b, o, RJ_SET_FIVE)) { /* o threatens five: block it, with a four, or fail */
+        forced = only_point(b, o, RJ_SET_FIVE);
+        if (forced < 0 || !rj_in_set(b, c, RJ_SET_FOUR, forced) || !rj_legal_for(b, c, forced))
+            return 0;
+        moves.pos[moves.n++] = (int16_t)forced;
+    } else {
+        RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (moves.n < RJ_MAX_LIST) moves.pos[moves.n++] = (int16_t)pos);
+        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
+            if (!rj_in_set(b, c, RJ_SET_LIVE4, pos) && moves.n < RJ_MAX_LIST)
+                moves.pos[moves.n++] = (int16_t)pos;
+        });
+    }
+    for (int i = 0; i < moves.n; i++) {
+        int m = moves.pos[i];
+        if (forced < 0 && !rj_legal_for(b, c, m))
+            continue;
+        probe(b, m);
+        int result = 0;
+        if (rj_set_size(b, o, RJ_SET_FIVE) == 0) { /* otherwise o just wins */
+            int block = only_point(b, c, RJ_SET_FIVE);
+            if (block < 0 || !rj_legal_for(b, o, block)) {
+                /* two five points, or the only block is black's foul: the four wins */
+                result = 1;
+                finish_line(s, ply + 1);
+                pv_set(s, ply, m, s->pv_len[ply + 1]);
+            } else {
+                probe(b, block);
+                result = vcf(s, depth - 1, ply + 2);
+                unprobe(b, block);
+                if (result) {
+                    s->pv[ply + 1][0] = (int16_t)block;
+                    for (int k = 0; k < s->pv_len[ply + 2]; k++)
+                        s->pv[ply + 1][k + 1] = s->pv[ply + 2][k];
+                    s->pv_len[ply + 1] = s->pv_len[ply + 2] + 1;
+                    pv_set(s, ply, m, s->pv_len[ply + 1]);
+                }
+            }
+        }
+        unprobe(b, m);
+        if (s->aborted)
+            return 0;
+        if (result) {
+            e->key = key;
+            e->value = RJ_PROOF_WIN;
+            e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+            e->move = (int16_t)m;
+            return 1;
+        }
+    }
+    e->key = key;
+    e->value = RJ_PROOF_DRAW; /* no VCF within depth */
+    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    e->move = -1;
+    return 0;
+}
+
+/* ---- UTSS ------------------------------------------------------------------------------ */
+
+static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
+
+static int utss(struct search *s, int depth, int ply)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    s->pv_len[ply] = 0;
+    if (ply >= RJ_MAX_LINE_PLIES - 1 || out_of_budget(s))
+        return RJ_PROOF_UNKNOWN;
+    int win = first_point(b, c, RJ_SET_FIVE);
+    if (win >= 0) {
+        pv_set(s, ply, win, 0);
+        return RJ_PROOF_WIN;
+    }
+    int level = rj_threat_of(b, o);
+    if (level == 3) { /* two five points: one block cannot stop both */
+        finish_line(s, ply);
+        return RJ_PROOF_LOSS;
+    }
+    if (level == 2) {
+        int q = first_point(b, o, RJ_SET_FIVE);
+        if (!rj_legal_for(b, c, q)) { /* the only block is black's foul */
+            finish_line(s, ply);
+            return RJ_PROOF_LOSS;
+        }
+    }
+    uint64_t key = b->hash ^ KEY_UTSS;
+    struct tt_entry *e = tt_slot(s, key);
+    if (e->key == key && (e->value == RJ_PROOF_WIN || e->value == RJ_PROOF_LOSS || e->depth >= depth)) {
+        if (e->value == RJ_PROOF_WIN && e->move >= 0)
+            pv_set(s, ply, e->move, 0);
+        return e->value;
+    }
+    rj_list moves;
+    rj_unified(b, &moves);
+    if (moves.n == 0)
+        return level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* threatened with no answer, or quiet */
+    if (depth <= 0)
+        return RJ_PROOF_UNKNOWN;
+    int best = level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* unthreatened: a quiet move is always there */
+    int uncertain = 0, best_move = -1;
+    for (int i = 0; i < moves.n; i++) {
+        int m = moves.pos[i];
+        probe(b, m);
+        int v = negate(utss(s, depth - 1, ply + 1));
+        unprobe(b, m);
+        if (s->aborted)
+            return RJ_PROOF_UNKNOWN;
+        if (v == RJ_PROOF_WIN) {
+            best = RJ_PROOF_WIN;
+            best_move = m;
+            pv_set(s, ply, m, s->pv_len[ply + 1]);
+            break;
+        }
+        if (v == RJ_PROOF_UNKNOWN) {
+            uncertain = 1;
+        } else if (v > best || (v == best && best_move < 0)) { /* a lost node shows its first defence */
+            best = v;
+            best_move = m;
+            pv_set(s, ply, m, s->pv_len[ply + 1]);
+        }
+    }
+    int value = best == RJ_PROOF_WIN ? RJ_PROOF_WIN : uncertain ? RJ_PROOF_UNKNOWN : best;
+    if (value != RJ_PROOF_UNKNOWN) {
+        e->key = key;
+        e->value = (int8_t)value;
+        e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+        e->move = (int16_t)best_move;
+    }
+    return value;
+}
+
+/* A line cut short by transposition hits is continued from the table's best moves until a five
+ * is made (or the table has nothing more); the board is restored. */
+static void complete_line(struct search *s)
+{
+    rj_board *b = s->b;
+    int n = s->pv_len[0], played = 0;
+    int16_t *line = s->pv[0];
+    for (; played < n; played++) {
+        if (!rj_legal_for(b, b->to_move, line[played]) || rj_in_set(b, b->to_move, RJ_SET_FIVE, line[played]))
+            break;
+        probe(b, line[played]);
+    }
+    if (played == n) {
+        while (n < RJ_MAX_LINE_PLIES - 2) {
+            const int c = b->to_move, o = 3 - c;
+            int next = first_point(b, c, RJ_SET_FIVE);
+            if (next < 0 && (rj_threat_of(b, o) == 3 ||
+                             (rj_threat_of(b, o) == 2 && !rj_legal_for(b, c, first_point(b, o, RJ_SET_FIVE))))) {
+                finish_line(s, RJ_MAX_LINE_PLIES - 1);
+                for (int i = 0; i < s->pv_len[RJ_MAX_LINE_PLIES - 1] && n < RJ_MAX_LINE_PLIES; i++)
+                    line[n++] = s->pv[RJ_MAX_LINE_PLIES - 1][i];
+                break;
+            }
+            if (next >= 0) {
+                line[n++] = (int16_t)next;
+                break;
+            }
+            uint64_t key = b->hash ^ KEY_UTSS;
+            struct tt_entry *e = tt_slot(s, key);
+            if (e->key != key || e->move < 0 || !rj_legal_for(b, c, e->move))
+                break;
+            line[n++] = e->move;
+            probe(b, e->move);
+            played++;
+        }
+        s->pv_len[0] = n;
+    }
+    while (played > 0)
+        unprobe(b, line[--played]);
+}
+
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out)
+{
+    memset(out, 0, sizeof *out);
+    out->value = RJ_PROOF_UNKNOWN;
+    if (b->result != RJ_ONGOING)
+        return RJ_E_GAMEOVER;
+    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS)
+        return RJ_E_BADKIND;
+    struct search *s = malloc(sizeof *s);
+    if (!s)
+        return RJ_E_NOMEM;
+    const double t0 = rj_now_ns();
+    s->b = b;
+    s->tt = p->tt;
+    s->mask = ((uint64_t)1 << p->bits) - 1;
+    s->nodes = 0;
+    s->max_nodes = max_nodes > 0 ? max_nodes : 0;
+    s->deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0;
+    s->aborted = 0;
+    if (max_depth < 1)
+        max_depth = 1;
+    int value = RJ_PROOF_UNKNOWN, reached = 0;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        int v;
+        if (kind == RJ_PROVE_VCF) {
+            v = vcf(s, depth, 0) ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
+        } else {
+            v = utss(s, depth, 0);
+        }
+        if (s->aborted)
+            break;
+        reached = depth;
+        value = v;
+        if (v != RJ_PROOF_UNKNOWN)
+            break;
+    }
+    if (kind == RJ_PROVE_UTSS && (value == RJ_PROOF_WIN || value == RJ_PROOF_LOSS))
+        complete_line(s);
+    out->value = value;
+    out->depth = reached;
+    out->nodes = s->nodes;
+    out->aborted = s->aborted;
+    if (value == RJ_PROOF_WIN || value == RJ_PROOF_LOSS || (kind == RJ_PROVE_UTSS && value == RJ_PROOF_DRAW)) {
+        out->line_len = s->pv_len[0];
+        for (int i = 0; i < out->line_len; i++) {
+            out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
+            out->line_y[i] = (int16_t)rj_pos_y(s->pv[0][i]);
+        }
+    }
+    out->ms = (rj_now_ns() - t0) / 1e6;
+    free(s);
+    return RJ_OK;
+}
