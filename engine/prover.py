@@ -48,15 +48,19 @@ class Prover:
         return int(lib.rj_prover_memory(self._p))
 
     def solve(self, board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
-              budget_ms: float = 0.0) -> Proof:
+              budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
         """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
-        plies for UTSS (default 9). Budgets <= 0 mean none. The board is unchanged."""
+        plies for UTSS (default 9). threat_depth: the longest VCF (in fours) that a quiet UTSS
+        attack may threaten — a three threatens one, 0 means fours only, None the default (3).
+        Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
             raise BoardError(f"unknown proof kind {kind!r}: choose vcf or utss")
         if max_depth is None:
             max_depth = 60 if kind == "vcf" else 9
         out = self._out
-        check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, budget_nodes, budget_ms, out), "solve")
+        depth_of_threats = -1 if threat_depth is None else threat_depth
+        check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, depth_of_threats, budget_nodes, budget_ms, out),
+              "solve")
         line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
         return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
 
@@ -65,9 +69,9 @@ _default: Prover | None = None
 
 
 def solve(board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
-          budget_ms: float = 0.0) -> Proof:
+          budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
     """`Prover.solve` with a shared default prover."""
     global _default
     if _default is None:
         _default = Prover()
-    return _default.solve(board, kind, max_depth, budget_nodes, budget_ms)
+    return _default.solve(board, kind, max_depth, budget_nodes, budget_ms, threat_depth)

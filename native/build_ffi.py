@@ -124,7 +124,8 @@ rj_prover *rj_prover_new(int tt_bits);
 void rj_prover_free(rj_prover *p);
 void rj_prover_clear(rj_prover *p);
 size_t rj_prover_memory(const rj_prover *p);
-int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out);
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
+             rj_proof *out);
 
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
 double rj_bench_forbidden(rj_board *b, int rounds);

@@ -202,9 +202,12 @@ void rj_prover_free(rj_prover *p);
 void rj_prover_clear(rj_prover *p);
 size_t rj_prover_memory(const rj_prover *p);
 /* Proves the position for the side to move: VCF with at most max_depth attacking moves, or UTSS
- * with iterative deepening up to max_depth plies. max_nodes / max_ms <= 0 mean no limit. The
- * board is unchanged afterwards. Returns RJ_OK or an error (RJ_E_GAMEOVER, RJ_E_BADKIND). */
-int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out);
+ * with iterative deepening up to max_depth plies. UTSS's attacks are fours, threes and quiet
+ * "fukumi" moves that threaten a VCF of at most threat_depth fours (a three threatens one; 0
+ * allows fours only; negative: the default, 3). max_nodes / max_ms <= 0 mean no limit. The board
+ * is unchanged afterwards. Returns RJ_OK or an error (RJ_E_GAMEOVER, RJ_E_BADKIND). */
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
+             rj_proof *out);
 
 /* ---- benchmarks measured inside C (bench.c) ---- */
 

@@ -70,13 +70,20 @@ static inline int rj_in_set(const rj_board *b, int color, int set, int pos)
         }                                                                                         \
     } while (0)
 
+/* Number of points in a set, counted up to `cap` (no popcount instruction needed). */
+static inline int rj_set_count(const rj_board *b, int color, int set, int cap)
+{
+    int n = 0;
+    for (int w = 0; w < RJ_CELLS / 64 && n < cap; w++)
+        for (uint64_t bits = b->set[color - 1][set][w]; bits && n < cap; bits &= bits - 1)
+            n++;
+    return n;
+}
+
 /* Number of points in a set. */
 static inline int rj_set_size(const rj_board *b, int color, int set)
 {
-    int n = 0;
-    for (int w = 0; w < RJ_CELLS / 64; w++)
-        n += __builtin_popcountll(b->set[color - 1][set][w]);
-    return n;
+    return rj_set_count(b, color, set, RJ_CELLS);
 }
 
 /* Pattern type of colour c at pos in direction d. */

@@ -33,6 +33,7 @@ struct search {
     int64_t nodes, max_nodes;
     double deadline_ns;
     int aborted;
+    int threat_depth; /* longest VCF a quiet attack may threaten (a three threatens one four) */
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];
 };
@@ -242,11 +243,48 @@ static int vcf(struct search *s, int depth, int ply)
     return 0;
 }
 
+/* Would `color` have a VCF of at most `depth` fours if it were to move now? The line is left in
+ * s->pv[ply]. The side to move is restored. */
+static int has_vcf(struct search *s, int color, int depth, int ply)
+{
+    rj_board *b = s->b;
+    int flip = b->to_move != color;
+    if (flip) {
+        b->to_move = color;
+        b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+    }
+    int found = depth > 0 && vcf(s, depth, ply);
+    if (flip) {
+        b->to_move = 3 - color;
+        b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+    }
+    return found;
+}
+
 /* ---- UTSS ------------------------------------------------------------------------------ */
+
+/* Default longest VCF threatened by a quiet (fukumi) attack: attacking moves. */
+#define RJ_DEFAULT_THREAT_DEPTH 3
+/* Quiet attacks are looked for only with this many plies left: near the leaves they cost most
+ * (a VCF probe per candidate) and rarely matter. */
+#define FUKUMI_MIN_DEPTH 5
+
+/* Quiet candidates for a VCF threat: points where c's stone builds on two or more lines. */
+static int builds_two_lines(const rj_board *b, int color, int pos)
+{
+    int lines = 0;
+    for (int d = 0; d < 4; d++)
+        lines += rj_pat(b, pos, d, color) >= RJ_PT_DEAD2 && rj_pat(b, pos, d, color) <= RJ_PT_LIVE4;
+    return lines >= 2;
+}
+
 
 static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
 
-static int utss(struct search *s, int depth, int ply)
+/* `threatened`: the opponent's last move threatens a VCF (it was a quiet fukumi move).
+ * Fail-soft: once the value reaches `beta` the node stops and returns that lower bound (the
+ * parent cannot gain from more). */
+static int utss(struct search *s, int depth, int ply, int threatened, int beta)
 {
     rj_board *b = s->b;
     const int c = b->to_move, o = 3 - c;
@@ -270,7 +308,7 @@ static int utss(struct search *s, int depth, int ply)
             return RJ_PROOF_LOSS;
         }
     }
-    uint64_t key = b->hash ^ KEY_UTSS;
+    uint64_t key = b->hash ^ KEY_UTSS ^ (uint64_t)(s->threat_depth + 2) * 0x9E3779B97F4A7C15ull;
     struct tt_entry *e = tt_slot(s, key);
     if (e->key == key && (e->value == RJ_PROOF_WIN || e->value == RJ_PROOF_LOSS || e->depth >= depth)) {
         if (e->value == RJ_PROOF_WIN && e->move >= 0)
@@ -278,26 +316,78 @@ static int utss(struct search *s, int depth, int ply)
         return e->value;
     }
     rj_list moves;
-    rj_unified(b, &moves);
+    uint8_t fukumi[RJ_MAX_LIST];
+    memset(fukumi, 0, sizeof fukumi);
+    int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth;
+    if (level == 0 && threatened && has_vcf(s, o, vdepth, ply + 1)) {
+        /* o threatens a VCF: answers are the points of its line that break it, and our fours */
+        int16_t line[RJ_MAX_LINE_PLIES];
+        int n = s->pv_len[ply + 1];
+        memcpy(line, s->pv[ply + 1], (size_t)n * sizeof line[0]);
+        uint8_t seen[RJ_CELLS];
+        memset(seen, 0, sizeof seen);
+        moves.n = 0;
+        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
+            if (!seen[pos] && rj_legal_for(b, c, pos) && moves.n < RJ_MAX_LIST) {
+                seen[pos] = 1;
+                moves.pos[moves.n++] = (int16_t)pos;
+            }
+        });
+        for (int i = 0; i < n && !s->aborted; i++) {
+            int q = line[i];
+            if (seen[q] || !rj_legal_for(b, c, q))
+                continue;
+            seen[q] = 1;
+            probe(b, q);
+            int still = has_vcf(s, o, vdepth, ply + 1);
+            unprobe(b, q);
+            if (!still && moves.n < RJ_MAX_LIST)
+                moves.pos[moves.n++] = (int16_t)q;
+        }
+        if (s->aborted)
+            return RJ_PROOF_UNKNOWN;
+        level = 1; /* threatened: a quiet move loses */
+    } else {
+        rj_unified(b, &moves);
+        if (level == 0 && depth >= FUKUMI_MIN_DEPTH && ply % 2 == 0 && s->threat_depth > 0) {
+            /* fukumi, for the proving side only: quiet moves after which it would have a VCF */
+            uint8_t seen[RJ_CELLS];
+            memset(seen, 0, sizeof seen);
+            for (int i = 0; i < moves.n; i++)
+                seen[moves.pos[i]] = 1;
+            int vd = (depth - 1) / 2 < s->threat_depth ? (depth - 1) / 2 : s->threat_depth;
+            for (int q = 0; q < RJ_CELLS && moves.n < RJ_MAX_LIST && !s->aborted; q++) {
+                if (seen[q] || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
+                    continue;
+                rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
+                int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
+                rj_set_stone(b, q, RJ_EMPTY);
+                if (threat) {
+                    fukumi[moves.n] = 1;
+                    moves.pos[moves.n++] = (int16_t)q;
+                }
+            }
+            if (s->aborted)
+                return RJ_PROOF_UNKNOWN;
+        }
+    }
     if (moves.n == 0)
         return level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* threatened with no answer, or quiet */
     if (depth <= 0)
         return RJ_PROOF_UNKNOWN;
     int best = level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* unthreatened: a quiet move is always there */
-    int uncertain = 0, best_move = -1;
+    if (best >= beta)
+        return best;
+    int uncertain = 0, best_move = -1, cut = 0;
     for (int i = 0; i < moves.n; i++) {
         int m = moves.pos[i];
+        if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m))
+            continue; /* threat depth 0: fours only */
         probe(b, m);
-        int v = negate(utss(s, depth - 1, ply + 1));
+        int v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
         unprobe(b, m);
         if (s->aborted)
             return RJ_PROOF_UNKNOWN;
-        if (v == RJ_PROOF_WIN) {
-            best = RJ_PROOF_WIN;
-            best_move = m;
-            pv_set(s, ply, m, s->pv_len[ply + 1]);
-            break;
-        }
         if (v == RJ_PROOF_UNKNOWN) {
             uncertain = 1;
         } else if (v > best || (v == best && best_move < 0)) { /* a lost node shows its first defence */
@@ -305,7 +395,13 @@ static int utss(struct search *s, int depth, int ply)
             best_move = m;
             pv_set(s, ply, m, s->pv_len[ply + 1]);
         }
+        if (best >= beta) {
+            cut = best != RJ_PROOF_WIN; /* a bound, not the exact value */
+            break;
+        }
     }
+    if (cut)
+        return best;
     int value = best == RJ_PROOF_WIN ? RJ_PROOF_WIN : uncertain ? RJ_PROOF_UNKNOWN : best;
     if (value != RJ_PROOF_UNKNOWN) {
         e->key = key;
@@ -357,7 +453,8 @@ static void complete_line(struct search *s)
         unprobe(b, line[--played]);
 }
 
-int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nodes, double max_ms, rj_proof *out)
+int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
+             rj_proof *out)
 {
     memset(out, 0, sizeof *out);
     out->value = RJ_PROOF_UNKNOWN;
@@ -376,15 +473,18 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int64_t max_nod
     s->max_nodes = max_nodes > 0 ? max_nodes : 0;
     s->deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0;
     s->aborted = 0;
+    s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
     if (max_depth < 1)
         max_depth = 1;
     int value = RJ_PROOF_UNKNOWN, reached = 0;
-    for (int depth = 1; depth <= max_depth; depth++) {
+    /* UTSS iterates odd depths only: a depth-d search already covers every shorter line, and
+     * only odd depths end on the prover's own move. */
+    for (int depth = 1; depth <= max_depth; depth += kind == RJ_PROVE_UTSS && depth < max_depth - 1 ? 2 : 1) {
         int v;
         if (kind == RJ_PROVE_VCF) {
             v = vcf(s, depth, 0) ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
         } else {
-            v = utss(s, depth, 0);
+            v = utss(s, depth, 0, 0, RJ_PROOF_WIN);
         }
         if (s->aborted)
             break;

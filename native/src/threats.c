@@ -23,7 +23,7 @@ static int playable_live4(rj_board *b, int color)
 
 int rj_threat_of(rj_board *b, int color)
 {
-    int fives = rj_set_size(b, color, RJ_SET_FIVE);
+    int fives = rj_set_count(b, color, RJ_SET_FIVE, 2);
     if (fives >= 2)
         return 3;
     if (fives == 1)
@@ -52,31 +52,47 @@ void rj_defence(rj_board *b, rj_list *out)
     }
     if (level == 0)
         return;
-    /* o has live threes: try every empty point in the windows of o's straight-four points. */
-    uint8_t cand[RJ_CELLS];
-    memset(cand, 0, sizeof cand);
+    /* o has live threes. A point q defends a line d holding o's playable straight-four points
+     * when, with c's stone on q, none of them is a straight-four point any more: read from the
+     * line keys, without playing q. Defences lie within 4 of those points on that line. */
+    uint8_t live[RJ_CELLS];
+    memset(live, 0, sizeof live);
+    RJ_FOR_SET(b, o, RJ_SET_LIVE4, p, live[p] = (uint8_t)rj_legal_for(b, o, p));
+    uint8_t tried[4][RJ_CELLS];
+    memset(tried, 0, sizeof tried);
     RJ_FOR_SET(b, o, RJ_SET_LIVE4, p, {
+        if (!live[p])
+            continue;
         for (int d = 0; d < 4; d++) {
             int t = rj_pat(b, p, d, o);
             if (t != RJ_PT_LIVE4 && t != RJ_PT_FORBID)
                 continue;
+            const int D = RJ_DIR[d];
             for (int k = -4; k <= 4; k++) {
-                int q = p + k * RJ_DIR[d];
-                if (b->cell[q] == RJ_EMPTY)
-                    cand[q] = 1;
+                int q = p + k * D;
+                if (b->cell[q] != RJ_EMPTY || tried[d][q])
+                    continue;
+                tried[d][q] = 1;
+                /* every straight-four point of o on this line within 5 of q must go */
+                int defends = 1;
+                for (int j = -5; j <= 5 && defends; j++) {
+                    int r = q + j * D;
+                    if (b->cell[r] == RJ_WALL)
+                        continue;
+                    if (j == 0 || b->cell[r] != RJ_EMPTY || !live[r])
+                        continue;
+                    int tr = rj_pat(b, r, d, o);
+                    if (tr != RJ_PT_LIVE4 && tr != RJ_PT_FORBID)
+                        continue;
+                    uint32_t key = b->key[r][d] | (uint32_t)c << (2 * rj_key_slot(-j));
+                    int after = rj_pat_of(b->table[key], o);
+                    defends = after != RJ_PT_LIVE4 && after != RJ_PT_FORBID;
+                }
+                if (defends && rj_legal_for(b, c, q))
+                    push(out, seen, q);
             }
         }
     });
-    const int before = playable_live4(b, o);
-    for (int q = 0; q < RJ_CELLS; q++) {
-        if (!cand[q] || !rj_legal_for(b, c, q))
-            continue;
-        rj_set_stone(b, q, c);
-        int after = playable_live4(b, o);
-        rj_set_stone(b, q, RJ_EMPTY);
-        if (after < before)
-            push(out, seen, q);
-    }
 }
 
 void rj_attack(rj_board *b, const rj_list *defence, rj_list *out, int *attack_pure)
