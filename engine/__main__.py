@@ -36,6 +36,11 @@ def startup_seconds() -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["solve"]:  # `python -m engine solve ...`: a prover on the command line
+        from engine.solve import main as solve_main
+
+        return solve_main(argv[1:])
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
     ap.add_argument("--player", default="pattern", help="which player answers (default: %(default)s)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")

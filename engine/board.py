@@ -297,6 +297,40 @@ class Board:
         color = self.to_move if color is None else color
         return bool(lib.rj_wins_at(self._b, x, y, int(color)))
 
+    # ---- threats -----------------------------------------------------------------------
+
+    def _points(self, fn, *args) -> list[Move]:
+        xs, ys = ffi.new("int16_t[]", lib.RJ_MAX_MOVES), ffi.new("int16_t[]", lib.RJ_MAX_MOVES)
+        n = fn(self._b, *args, xs, ys) if args else fn(self._b, xs, ys)
+        return [(xs[i], ys[i]) for i in range(n)]
+
+    def threat(self, color: Color) -> int:
+        """The threat `color` poses now: 3 two or more five points, 2 one (a four), 1 a playable
+        straight-four point (a live three), 0 none."""
+        return int(lib.rj_threat(self._b, int(color)))
+
+    def defence_set(self) -> list[Move]:
+        """D(c): points where the side to move lowers the opponent's threat."""
+        return self._points(lib.rj_defence_set)
+
+    def attack_set(self) -> tuple[list[Move], int]:
+        """A(c), pure attacks first, and how many of them are pure."""
+        xs, ys = ffi.new("int16_t[]", lib.RJ_MAX_MOVES), ffi.new("int16_t[]", lib.RJ_MAX_MOVES)
+        pure = ffi.new("int *")
+        n = lib.rj_attack_set(self._b, xs, ys, pure)
+        return [(xs[i], ys[i]) for i in range(n)], int(pure[0])
+
+    def unified_set(self) -> list[Move]:
+        """M(c) = A(c) ∪ D(c)."""
+        return self._points(lib.rj_unified_set)
+
+    def candidate_moves(self, radius: int = 3) -> list[Move]:
+        """The move filter: immediate wins if any; else M(c) when the opponent threatens; else
+        every playable point within `radius` (Chebyshev) of a stone."""
+        if self.game_over:
+            return []
+        return self._points(lib.rj_filter_moves, int(radius))
+
     # ---- patterns -----------------------------------------------------------------------
 
     def patterns(self, color: Color) -> np.ndarray:

@@ -412,45 +412,54 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     return value;
 }
 
-/* A line cut short by transposition hits is continued from the table's best moves until a five
- * is made (or the table has nothing more); the board is restored. */
-static void complete_line(struct search *s)
+/* Extends a proof's line to the five: a line can stop short where a transposition hit, a
+ * double threat or a VCF threat settled a node. From its end: the side to move completes a
+ * five if it can; the defender blocks a single five point (or makes any move when it cannot);
+ * the attacker's VCF (searched afresh, bounded) finishes the rest. The board is restored. */
+static void complete_line(struct search *s, int attacker)
 {
     rj_board *b = s->b;
     int n = s->pv_len[0], played = 0;
-    int16_t *line = s->pv[0];
+    int16_t line[RJ_MAX_LINE_PLIES];
+    memcpy(line, s->pv[0], (size_t)n * sizeof line[0]);
     for (; played < n; played++) {
         if (!rj_legal_for(b, b->to_move, line[played]) || rj_in_set(b, b->to_move, RJ_SET_FIVE, line[played]))
             break;
         probe(b, line[played]);
     }
     if (played == n) {
-        while (n < RJ_MAX_LINE_PLIES - 2) {
+        s->aborted = 0;
+        s->max_nodes = s->nodes + 2000000; /* a bounded effort, beyond the proof's own budget */
+        s->deadline_ns = 0;
+        while (n < RJ_MAX_LINE_PLIES - 4) {
             const int c = b->to_move, o = 3 - c;
             int next = first_point(b, c, RJ_SET_FIVE);
-            if (next < 0 && (rj_threat_of(b, o) == 3 ||
-                             (rj_threat_of(b, o) == 2 && !rj_legal_for(b, c, first_point(b, o, RJ_SET_FIVE))))) {
-                finish_line(s, RJ_MAX_LINE_PLIES - 1);
-                for (int i = 0; i < s->pv_len[RJ_MAX_LINE_PLIES - 1] && n < RJ_MAX_LINE_PLIES; i++)
-                    line[n++] = s->pv[RJ_MAX_LINE_PLIES - 1][i];
-                break;
-            }
             if (next >= 0) {
                 line[n++] = (int16_t)next;
                 break;
             }
-            uint64_t key = b->hash ^ KEY_UTSS;
-            struct tt_entry *e = tt_slot(s, key);
-            if (e->key != key || e->move < 0 || !rj_legal_for(b, c, e->move))
+            if (c != attacker) {
+                int block = only_point(b, o, RJ_SET_FIVE);
+                next = block >= 0 && rj_legal_for(b, c, block) ? block : some_move(b, c, RJ_SET_FIVE, o);
+            } else {
+                if (!has_vcf(s, c, 40, RJ_MAX_LINE_PLIES / 2) || s->aborted)
+                    break;
+                int m = s->pv_len[RJ_MAX_LINE_PLIES / 2];
+                for (int i = 0; i < m && n < RJ_MAX_LINE_PLIES - 1; i++)
+                    line[n++] = s->pv[RJ_MAX_LINE_PLIES / 2][i];
                 break;
-            line[n++] = e->move;
-            probe(b, e->move);
+            }
+            if (next < 0)
+                break;
+            line[n++] = (int16_t)next;
+            probe(b, next);
             played++;
         }
-        s->pv_len[0] = n;
     }
     while (played > 0)
         unprobe(b, line[--played]);
+    memcpy(s->pv[0], line, (size_t)n * sizeof line[0]);
+    s->pv_len[0] = n;
 }
 
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
@@ -493,8 +502,12 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         if (v != RJ_PROOF_UNKNOWN)
             break;
     }
+    int64_t nodes = s->nodes;
+    int aborted = s->aborted;
     if (kind == RJ_PROVE_UTSS && (value == RJ_PROOF_WIN || value == RJ_PROOF_LOSS))
-        complete_line(s);
+        complete_line(s, value == RJ_PROOF_WIN ? b->to_move : 3 - b->to_move);
+    s->nodes = nodes;
+    s->aborted = aborted;
     out->value = value;
     out->depth = reached;
     out->nodes = s->nodes;

@@ -1,0 +1,162 @@
+"""The threat-space prover: quintet's mate puzzles at their stated depths, replayed lines,
+Renju-foul-aware cases, one-move wins, budgets, and the board left untouched."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.board import Board, Color, Result, Rule
+from engine.prover import Prover, solve
+from tests import diagrams as D
+from tests.conftest import VECTORS
+
+
+def quintet_point(name: str) -> tuple[int, int]:
+    return ord(name[0].upper()) - ord("A"), int(name[1:]) - 1
+
+
+def puzzle_cases():
+    cases = []
+    for line in (VECTORS / "quintet_mate.jsonl").read_text().splitlines():
+        rec = json.loads(line)
+        for check in rec["checks"]:
+            if check["solver"] in ("VCFDFS", "VCTDFS"):  # the other solvers repeat the same puzzles
+                cases.append(pytest.param(rec, check, id=f'{rec["id"]}-{check["kind"]}{check["max_depth"]}'
+                                                        f'-t{check["vct_threat_limit"]}-{check["expect"]}'))
+    return cases
+
+
+def replay_wins(board: Board, line: list[tuple[int, int]], attacker: Color) -> None:
+    """Every move of the line is legal (fouls included) and the attacker ends with a five."""
+    b = board.copy()
+    for move in line:
+        assert b.is_legal(*move), f"{move} is not legal in\n{b}"
+        b.play(*move)
+    assert b.result == (Result.BLACK_WINS if attacker == Color.BLACK else Result.WHITE_WINS)
+
+
+@pytest.mark.parametrize("rec, check", puzzle_cases())
+def test_quintet_puzzles_at_their_depths(rec, check):
+    attacker = Color.BLACK if check["attacker"] == "black" else Color.WHITE
+    board = Board.from_stones([quintet_point(p) for p in rec["black"]], [quintet_point(p) for p in rec["white"]],
+                              to_move=attacker)
+    before = (board.hash, board.moves)
+    if check["kind"] == "vcf":
+        proof = Prover().solve(board, "vcf", max_depth=check["max_depth"], budget_nodes=50_000_000)
+    else:  # max_depth counts attacking moves: N of them is 2N - 1 plies
+        proof = Prover().solve(board, "utss", max_depth=2 * check["max_depth"] - 1, budget_nodes=150_000_000,
+                               threat_depth=check["vct_threat_limit"])
+    assert not proof.aborted
+    assert (board.hash, board.moves) == before
+    board.check()
+    if check["expect"] == "solution":
+        assert proof.result == "win"
+        replay_wins(board, proof.line, attacker)
+        if check["kind"] == "vcf":  # a VCF line is the attacker's fours and forced blocks
+            assert len(proof.line) <= 2 * check["max_depth"] + 1
+    else:
+        assert proof.result != "win"
+
+
+def test_white_wins_through_blacks_forbidden_block():
+    """White's four whose only block is black's double three is a VCF of one move for white."""
+    grid, marks = D.parse_diagram(D.FORBIDDEN_DEFENCE)
+    n = len(grid)
+    black = [(x, y) for x in range(n) for y in range(n) if grid[x][y] == 1]
+    white = [(x, y) for x in range(n) for y in range(n) if grid[x][y] == 2]
+    g = marks["g"]
+    # Take back one white stone of the four so that white has to make it: h9..k9 minus k9.
+    white.remove((10, 8))
+    board = Board.from_stones(black, white, to_move=Color.WHITE)
+    assert board.foul(*g).name == "DOUBLE_THREE"
+    proof = solve(board, "vcf", max_depth=1)
+    assert proof.result == "win"
+    replay_wins(board, proof.line, Color.WHITE)
+
+
+def test_black_vcf_never_uses_a_forbidden_four():
+    """Black's only 'fours' here complete a double four (a foul): no VCF for black, although
+    the same stones would give white (no fouls) a win."""
+    grid, marks = D.parse_diagram(D.FIVE_AND_DOUBLE_FOUR)
+    n = len(grid)
+    grid[3][7] = 0  # no five through p any more: p is a plain double four
+    black = [(x, y) for x in range(n) for y in range(n) if grid[x][y] == 1]
+    board = Board.from_stones(black, [(0, 0), (14, 14), (0, 14), (14, 0), (1, 1), (13, 13)], to_move=Color.BLACK)
+    p = marks["p"]
+    assert board.foul(*p).name == "DOUBLE_FOUR"
+    proof = solve(board, "vcf", max_depth=2)
+    assert p not in proof.line[:1]
+    if proof.result == "win":
+        replay_wins(board, proof.line, Color.BLACK)
+    free = Board.from_stones(black, [(0, 0), (14, 14), (0, 14), (14, 0), (1, 1), (13, 13)], to_move=Color.BLACK,
+                             rule=Rule.FREESTYLE)
+    assert solve(free, "vcf", max_depth=1).result == "win"  # under freestyle the double four wins
+
+
+@pytest.mark.parametrize("rule", list(Rule))
+def test_random_positions_with_a_one_move_win_are_solved(rule):
+    rng = random.Random(int(rule))
+    found = 0
+    while found < 25:
+        board = Board(15, rule)
+        for _ in range(rng.randint(8, 60)):
+            legal = board.candidate_moves(2)
+            if not legal:
+                break
+            board.play(*rng.choice(legal))
+            if board.game_over:
+                break
+        if board.game_over:
+            continue
+        winning = [m for m in board.legal_moves() if board.wins_at(*m)]
+        if not winning:
+            continue
+        found += 1
+        for kind in ("vcf", "utss"):
+            proof = solve(board, kind, max_depth=1)
+            assert proof.result == "win" and proof.line[0] in winning
+            replay_wins(board, proof.line, board.to_move)
+
+
+def test_budgets_are_honoured():
+    rec = next(json.loads(line) for line in (VECTORS / "quintet_mate.jsonl").read_text().splitlines()
+               if "fukumi" in line)
+    board = Board.from_stones([quintet_point(p) for p in rec["black"]], [quintet_point(p) for p in rec["white"]],
+                              to_move=Color.BLACK)
+    for ms in (5.0, 30.0, 100.0):
+        proof = Prover().solve(board, "utss", max_depth=13, budget_ms=ms)
+        assert proof.aborted and proof.result == "unknown"
+        assert proof.ms <= ms + 5.0  # never more than 5 ms over
+    proof = Prover().solve(board, "utss", max_depth=13, budget_nodes=20_000)
+    assert proof.aborted and proof.nodes <= 20_000
+    board.check()
+
+
+def test_utss_proves_a_loss():
+    """Black to move cannot stop white's straight four: a loss for black."""
+    board = Board.from_stones([(0, 0), (0, 2), (0, 4), (14, 14)], [(5, 7), (6, 7), (7, 7), (8, 7)],
+                              to_move=Color.BLACK, rule=Rule.RENJU)
+    proof = solve(board, "utss", max_depth=3)
+    assert proof.result == "loss"
+    b = board.copy()
+    for move in proof.line:
+        b.play(*move)
+    assert b.result == Result.WHITE_WINS
+
+
+def test_quiet_position_is_a_draw_for_utss():
+    board = Board.from_moves([(7, 7), (8, 8)])
+    assert solve(board, "utss", max_depth=5).result in ("draw", "unknown")
+
+
+def test_game_over_and_bad_kind_are_errors():
+    from engine.native import BoardError, GameOver
+
+    board = Board.from_moves([(0, 0), (0, 5), (1, 0), (1, 5), (2, 0), (2, 5), (3, 0), (3, 5), (4, 0)],
+                             rule=Rule.FREESTYLE)
+    with pytest.raises(GameOver):
+        solve(board)
+    with pytest.raises(BoardError):
+        solve(Board(), "vct?")
