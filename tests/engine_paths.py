@@ -1,0 +1,3 @@
+from engine.enginepipe import ROOT
+
+__all__ = ["ROOT"]
