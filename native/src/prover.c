@@ -214,6 +214,7 @@ static int vcf(struct search *s, int depth, int ply)
                 pv_set(s, ply, m, s->pv_len[ply + 1]);
             } else {
                 probe(b, block);
+                s->nodes++; /* the defender's position counts as a node too */
                 result = vcf(s, depth - 1, ply + 2);
                 unprobe(b, block);
                 if (result) {

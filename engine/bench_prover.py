@@ -1,0 +1,145 @@
+"""`make bench-prover`: the threat-space prover's speed and solve rates, recorded in
+docs/benchmarks.md; `collect` gathers the VCF test set from self-play.
+
+    python -m engine.bench_prover collect [--count 240] [--out tests/data/vcf_positions.jsonl]
+    python -m engine.bench_prover [--write docs/benchmarks.md]
+
+Nodes are positions visited: every probe move of either side."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import random
+import statistics
+from pathlib import Path
+
+from engine.bench import machine, write
+from engine.board import Board, Color, Rule
+from engine.coords import format_point, parse_points
+from engine.players import Limits, PatternPlayer
+from engine.prover import Prover
+
+ROOT = Path(__file__).resolve().parents[1]
+DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
+START, END = "<!-- bench:prover:start -->", "<!-- bench:prover:end -->"
+
+
+def attacking_moves(line: list) -> int:
+    return (len(line) + 1) // 2
+
+
+def collect(count: int, out: Path, seed: int = 2026) -> None:
+    """Self-play games of the pattern player with random detours; before each move, a VCF for
+    the side to move (found with a generous budget) of at least two fours is recorded, at most
+    three per game so the set spans many games."""
+    rng = random.Random(seed)
+    prover = Prover()
+    records: list[dict] = []
+    games = 0
+    while len(records) < count:
+        games += 1
+        board = Board(15, Rule.RENJU)
+        players = {Color.BLACK: PatternPlayer(seed=rng.randrange(10**6)), Color.WHITE: PatternPlayer(seed=rng.randrange(10**6))}
+        taken = 0
+        while not board.game_over and board.stone_count < 150 and taken < 3:
+            if board.stone_count >= 6:
+                proof = prover.solve(board, "vcf", max_depth=40, budget_ms=2000)
+                if proof.result == "win" and attacking_moves(proof.line) >= 2 and rng.random() < 0.5:
+                    records.append({"moves": ",".join(format_point(m) for m in board.moves), "rule": "renju",
+                                    "to_move": board.to_move.name.lower(), "vcf_moves": attacking_moves(proof.line)})
+                    taken += 1
+            limits = Limits(deadline=float("inf"))
+            if rng.random() < 0.25:  # a detour keeps the games apart
+                move = rng.choice(board.candidate_moves(2))
+            else:
+                move = players[board.to_move].choose(board, limits)
+            board.play(*move)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    header = {"about": "Positions with a VCF for the side to move, from self-play of the pattern player with "
+                       "random detours (engine.bench_prover collect); vcf_moves = attacking moves of the VCF our "
+                       "prover found with a 2 s budget.", "games": games, "seed": seed}
+    out.write_text(json.dumps(header) + "\n" + "".join(json.dumps(r) + "\n" for r in records[:count]))
+    print(f"{min(count, len(records))} positions from {games} games written to {out}")
+
+
+def load(path: Path = DATASET) -> list[dict]:
+    lines = path.read_text().splitlines()
+    return [json.loads(line) for line in lines[1:] if line.strip()]
+
+
+def board_of(rec: dict) -> Board:
+    return Board.from_moves(parse_points(rec["moves"]), rule=rec["rule"])
+
+
+def run() -> list[tuple[str, str, str]]:
+    rows: list[tuple[str, str, str]] = []
+    positions = [board_of(r) for r in load()]
+    lengths = [r["vcf_moves"] for r in load()]
+    # Speed: nodes per second over every position, generous budget, fresh tables.
+    nodes = ms = 0.0
+    for b in positions:
+        p = Prover().solve(b, "vcf", max_depth=40, budget_ms=1000)
+        nodes += p.nodes
+        ms += p.ms
+    rows.append(("VCF nodes per second (all positions, one core)", f"{nodes / ms / 1e3:.2f} M", ">= 2 M"))
+    for budget in (10, 100, 1000):
+        times, solved, short_missed = [], 0, 0
+        for b, n in zip(positions, lengths):
+            p = Prover().solve(b, "vcf", max_depth=40, budget_ms=budget)
+            times.append(p.ms)
+            solved += p.result == "win"
+            short_missed += n <= 10 and p.result != "win"
+        rows.append((f"VCF solve rate at {budget} ms ({len(positions)} self-play positions)",
+                     f"{solved / len(positions):.1%}, median {statistics.median(times):.2f} ms", ""))
+        if budget == 100:
+            rows.append(("  VCFs of <= 10 attacking moves missed at 100 ms", f"{short_missed} of "
+                         f"{sum(n <= 10 for n in lengths)}", "0"))
+    # The quintet puzzles.
+    vec = ROOT / "tests" / "data" / "vectors" / "quintet_mate.jsonl"
+    for line in vec.read_text().splitlines():
+        rec = json.loads(line)
+        check = rec["checks"][0]
+        to = Color.BLACK if check["attacker"] == "black" else Color.WHITE
+        pt = lambda n: (ord(n[0].upper()) - 65, int(n[1:]) - 1)  # noqa: E731
+        b = Board.from_stones([pt(p) for p in rec["black"]], [pt(p) for p in rec["white"]], to_move=to)
+        if check["kind"] == "vcf":
+            p = Prover().solve(b, "vcf", max_depth=check["max_depth"])
+        else:
+            p = Prover().solve(b, "utss", max_depth=2 * check["max_depth"] - 1, threat_depth=check["vct_threat_limit"])
+        rows.append((f"puzzle {rec['id'].split(':')[1]} ({check['kind'].upper()}, depth {check['max_depth']})",
+                     f"{p.result}, {p.ms:.1f} ms, {p.nodes} nodes", ""))
+    return rows
+
+
+def render(rows, command: str) -> str:
+    lines = [START, "## Threat-space prover (issue: VCF / UTSS and the move filter)", "",
+             f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", "",
+             "Nodes are positions visited (each probe move of either side). Self-play positions: "
+             "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`).", "",
+             "| measure | value | target |", "| --- | --- | --- |"]
+    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows] + ["", END]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", nargs="?", choices=["run", "collect"], default="run")
+    ap.add_argument("--count", type=int, default=240)
+    ap.add_argument("--out", type=Path, default=DATASET)
+    ap.add_argument("--write", type=Path)
+    args = ap.parse_args(argv)
+    if args.command == "collect":
+        collect(args.count, args.out)
+        return 0
+    rows = run()
+    width = max(len(r[0]) for r in rows)
+    for a, b, c in rows:
+        print(f"{a:<{width}}  {b:>34}  {c}")
+    if args.write:
+        write(args.write, render(rows, "make bench-prover"), START, END)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
