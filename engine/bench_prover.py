@@ -40,7 +40,7 @@ def collect(count: int, out: Path, seed: int = 2026) -> None:
     while len(records) < count:
         games += 1
         board = Board(15, Rule.RENJU)
-        players = {Color.BLACK: PatternPlayer(seed=rng.randrange(10**6)), Color.WHITE: PatternPlayer(seed=rng.randrange(10**6))}
+        players = {color: PatternPlayer(seed=rng.randrange(10**6)) for color in (Color.BLACK, Color.WHITE)}
         taken = 0
         while not board.game_over and board.stone_count < 150 and taken < 3:
             if board.stone_count >= 6:
