@@ -214,8 +214,8 @@ static int vcf(struct search *s, int depth, int ply)
                 pv_set(s, ply, m, s->pv_len[ply + 1]);
             } else {
                 probe(b, block);
-                s->nodes++; /* the defender's position counts as a node too */
-                result = vcf(s, depth - 1, ply + 2);
+                /* the defender's position counts as a node too */
+                result = out_of_budget(s) ? 0 : vcf(s, depth - 1, ply + 2);
                 unprobe(b, block);
                 if (result) {
                     s->pv[ply + 1][0] = (int16_t)block;
@@ -416,7 +416,8 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
 /* Extends a proof's line to the five: a line can stop short where a transposition hit, a
  * double threat or a VCF threat settled a node. From its end: the side to move completes a
  * five if it can; the defender blocks a single five point (or makes any move when it cannot);
- * the attacker's VCF (searched afresh, bounded) finishes the rest. The board is restored. */
+ * the attacker's VCF (searched afresh, within what is left of the budgets) finishes the rest.
+ * The board is restored. */
 static void complete_line(struct search *s, int attacker)
 {
     rj_board *b = s->b;
@@ -429,9 +430,7 @@ static void complete_line(struct search *s, int attacker)
         probe(b, line[played]);
     }
     if (played == n) {
-        s->aborted = 0;
-        s->max_nodes = s->nodes + 2000000; /* a bounded effort, beyond the proof's own budget */
-        s->deadline_ns = 0;
+        s->aborted = 0; /* the completion spends what is left of the proof's budgets */
         while (n < RJ_MAX_LINE_PLIES - 4) {
             const int c = b->to_move, o = 3 - c;
             int next = first_point(b, c, RJ_SET_FIVE);
@@ -503,12 +502,10 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         if (v != RJ_PROOF_UNKNOWN)
             break;
     }
-    int64_t nodes = s->nodes;
     int aborted = s->aborted;
     if (kind == RJ_PROVE_UTSS && (value == RJ_PROOF_WIN || value == RJ_PROOF_LOSS))
         complete_line(s, value == RJ_PROOF_WIN ? b->to_move : 3 - b->to_move);
-    s->nodes = nodes;
-    s->aborted = aborted;
+    s->aborted = aborted; /* the value stands even if the line could not be finished */
     out->value = value;
     out->depth = reached;
     out->nodes = s->nodes;
