@@ -27,16 +27,18 @@ def parse_point(text: str) -> Move:
 
 
 def parse_points(text: str) -> list[Move]:
-    """Parse a list of points: comma- or space-separated letter-number tokens ("h8,h9 i7"), a
-    concatenated string ("h8h9i7", as in GomocupJudge), or ";"-separated pairs ("7,7;7,8")."""
+    """Parse a list of points: letter-number tokens separated by commas or spaces ("h8,h9 i7"),
+    a concatenated string ("h8h9i7", as GomocupJudge writes openings), or "x,y" pairs separated
+    by ";" or spaces ("7,7;7,8" or "7,7 7,8")."""
     text = text.strip()
     if not text:
         return []
-    if ";" in text:
-        return [parse_point(p) for p in text.split(";") if p.strip()]
     if re.fullmatch(r"(?:[a-zA-Z]\d{1,2})+", text):
         return [parse_point(m.group(0)) for m in _LETTER_NUMBER.finditer(text)]
-    tokens = [t for t in re.split(r"[\s,]+", text) if t]
+    chunks = [c for c in re.split(r"[;\s]+", text) if c]
+    if all(_PAIR.fullmatch(c) for c in chunks):
+        return [parse_point(c) for c in chunks]
+    tokens = [t for t in re.split(r"[\s,;]+", text) if t]
     if all(_LETTER_NUMBER.fullmatch(t) for t in tokens):
         return [parse_point(t) for t in tokens]
     raise BoardError(f"bad point list {text!r}")

@@ -24,6 +24,9 @@ def test_parse_points_forms():
     assert parse_points("h8,h9,i7") == [(7, 7), (7, 8), (8, 6)]
     assert parse_points("h8 h9") == [(7, 7), (7, 8)]
     assert parse_points("7,7;7,8") == [(7, 7), (7, 8)]
+    assert parse_points("7,7") == [(7, 7)]
+    assert parse_points("7,7 8,9") == [(7, 7), (8, 9)]
+    assert parse_points("H8, h9") == [(7, 7), (7, 8)]
     assert parse_points("") == []
     with pytest.raises(BoardError):
         parse_points("h8,zz")
