@@ -48,9 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     out = protocol_stdout()
 
     from engine import logs
-    from engine.players import make_player
     from engine.protocol.loop import serve
     from engine.protocol.session import Session
+    from engine.registry import make_player
 
     logs.setup(args.log_level)
     player = make_player(args.player)

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.board import Board, Color, Foul, Move, Pattern, Rule
+from engine.board import Board, Move
+from engine.native import ffi, lib
 
 
 @dataclass
@@ -48,40 +49,12 @@ class Player(abc.ABC):
         return ranked[0][0]
 
 
-# Weights of the pattern a stone makes on one line, for the mover (attack) and, scaled by
-# DEFENCE, for the opponent (what the stone takes away). Hand-set starting values; the search
-# players replace this policy.
-_WEIGHT = np.zeros(len(Pattern), dtype=np.float64)
-for _p, _w in {
-    Pattern.DEAD1: 1, Pattern.LIVE1: 3, Pattern.DEAD2: 8, Pattern.LIVE2: 30, Pattern.DEAD3: 40,
-    Pattern.LIVE3: 400, Pattern.DEAD4: 500, Pattern.LIVE4: 20_000, Pattern.FIVE: 1_000_000,
-}.items():
-    _WEIGHT[_p] = _w
-DEFENCE = 0.9
-FORK_FOUR_FOUR = 20_000  # two fours: a win next move
-FORK_FOUR_THREE = 10_000  # four plus open three: a win unless the four's answer also defends
-FORK_THREE_THREE = 2_000
-
-
-def pattern_scores(board: Board, color: Color) -> np.ndarray:
-    """Score [y, x] of a stone of `color` on each point from its four line patterns."""
-    pat = board.patterns(color)
-    w = _WEIGHT.copy()
-    if board.rule in (Rule.FREESTYLE, Rule.CARO) or (board.rule == Rule.RENJU and color == Color.WHITE):
-        w[Pattern.OVERLINE] = _WEIGHT[Pattern.FIVE]
-    if not (board.rule == Rule.RENJU and color == Color.BLACK):
-        w[Pattern.FORBID] = _WEIGHT[Pattern.LIVE4]  # two fours on one line
-    score = w[pat].sum(axis=2)
-    fours = ((pat == Pattern.DEAD4) | (pat == Pattern.LIVE4)).sum(axis=2)
-    threes = (pat == Pattern.LIVE3).sum(axis=2)
-    score += FORK_FOUR_FOUR * (fours >= 2) + FORK_FOUR_THREE * ((fours >= 1) & (threes >= 1))
-    score += FORK_THREE_THREE * (threes >= 2)
-    return score
+FIVE_SCORE = 1_000_000  # a point's score when the stone wins; blocking a five scores 900,000
 
 
 class PatternPlayer(Player):
-    """Win now; else block a five; else the best pattern score (attack plus defence), ties broken
-    towards the centre, then by a seeded random draw."""
+    """Win now; else block a five; else the best pattern score (attack plus 0.9 of the defence,
+    native/src/baseline.c), ties broken towards the centre, then by a seeded random draw."""
 
     name = "pattern"
 
@@ -89,34 +62,24 @@ class PatternPlayer(Player):
         self.rng = random.Random(seed)
 
     def ranked(self, board: Board, limits: Limits) -> list[tuple[Move, float]]:
-        me, opp = board.to_move, board.to_move.opponent
         n = board.size
-        legal = board.stones() == Color.EMPTY
-        if me == Color.BLACK and board.rule == Rule.RENJU:
-            legal &= board.forbidden_points() == Foul.NONE
-        if not legal.any():
+        if board.game_over:
             return []
         if board.stone_count == 0:
             return [((n // 2, n // 2), 0.0)]
-        score = pattern_scores(board, me) + DEFENCE * pattern_scores(board, opp)
-        # Exact override: a win now, then a block of the opponent's five.
-        ys, xs = np.nonzero(legal)
-        for x, y in zip(xs.tolist(), ys.tolist()):
-            if board.wins_at(x, y, me):
-                score[y, x] = 1e12
-            elif board.wins_at(x, y, opp):
-                score[y, x] = max(score[y, x], 1e11)
+        scores = np.zeros((n, n), dtype=np.int32)
+        if lib.rj_point_scores(board._b, ffi.from_buffer("int32_t[]", scores)) < 0:
+            return []  # no legal point
         yy, xx = np.mgrid[0:n, 0:n]
         centre = -np.hypot(xx - (n - 1) / 2, yy - (n - 1) / 2) * 1e-3
         jitter = np.array([self.rng.random() for _ in range(n * n)]).reshape(n, n) * 1e-6
-        total = np.where(legal, score + centre + jitter, -np.inf)
-        order = np.argsort(-total, axis=None)
+        total = np.where(scores >= 0, scores + centre + jitter, -np.inf)
         out = []
-        for idx in order:
+        for idx in np.argsort(-total, axis=None):
             y, x = divmod(int(idx), n)
-            if not legal[y, x]:
+            if scores[y, x] < 0:
                 break
-            out.append(((x, y), float(score[y, x])))
+            out.append(((x, y), float(scores[y, x])))
         return out
 
 
@@ -132,13 +95,3 @@ class DeliberatePlayer(PatternPlayer):
         while not limits.stop.is_set() and time.monotonic() < until:
             limits.stop.wait(min(0.01, max(0.0, until - time.monotonic())))
         return move
-
-
-PLAYERS: dict[str, type[Player]] = {"pattern": PatternPlayer, "deliberate": DeliberatePlayer}
-
-
-def make_player(name: str) -> Player:
-    try:
-        return PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}") from None

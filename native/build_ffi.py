@@ -127,6 +127,11 @@ size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
 
+int rj_point_scores(rj_board *b, int32_t *out);
+int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
+                 int64_t *nodes);
+int rj_rollout(rj_board *b, uint64_t seed, int max_moves);
+
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
 double rj_bench_forbidden(rj_board *b, int rounds);
 double rj_bench_recompute(rj_board *b, int rounds);

@@ -8,8 +8,9 @@ import time
 import pytest
 
 from engine.board import Board, Color, Foul, Rule
-from engine.players import Limits, PatternPlayer, make_player
+from engine.players import Limits, PatternPlayer
 from engine.protocol.session import Session, side_balance
+from engine.registry import make_player
 
 
 def limits() -> Limits:

@@ -209,6 +209,20 @@ size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
 
+/* ---- classic engines' hot loops (baseline.c) ---- */
+
+/* out[y * size + x] = pattern score of the side to move's stone there (attack plus 0.9 of the
+ * defence), -1 where it may not play; returns the best score. */
+int rj_point_scores(rj_board *b, int32_t *out);
+/* Iterative-deepening alpha-beta over the pattern evaluation, best-scored candidates only, until
+ * max_depth plies or max_ms; the move of the deepest completed iteration. */
+int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
+                 int64_t *nodes);
+/* Plays a heuristic game from the position (win if possible, block a five, else score-weighted
+ * among points next to stones) for at most max_moves, takes it back, and returns the winner
+ * (RJ_BLACK, RJ_WHITE) or RJ_ONGOING for none. */
+int rj_rollout(rj_board *b, uint64_t seed, int max_moves);
+
 /* ---- benchmarks measured inside C (bench.c) ---- */
 
 /* Plays the given moves in order, then undoes them, `rounds` times; returns ns per play+undo pair. */
