@@ -7,7 +7,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint bench bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match bench bench-prover bench-protocol build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -47,6 +47,15 @@ smoke: build
 
 bench: install
 	$(PY) -m engine.bench --write docs/benchmarks.md
+
+# The README's main job: a short match of pbrain-renju against a baseline, refereed like Gomocup.
+ENGINE   ?= pbrain-renju
+OPPONENT ?= random
+GAMES    ?= 10
+TC       ?= 1000
+RULE     ?= renju
+match: install
+	$(PY) -m engine.match --engine "$(ENGINE)" --engine "$(OPPONENT)" --games $(GAMES) --tc $(TC) --rule $(RULE) --out matches/latest
 
 # The threat-space prover: nodes per second, solve rates on the self-play VCF set, puzzles.
 bench-prover: install

@@ -21,13 +21,17 @@ PROTOCOL_LINE = re.compile(
 class EngineProcess:
     """One engine process; every stdout line is checked against the protocol grammar."""
 
-    def __init__(self, command: list[str] | None = None, cwd: Path = ROOT) -> None:
+    def __init__(self, command: list[str] | None = None, cwd: Path = ROOT, new_session: bool = False,
+                 transcript: bool = False) -> None:
         self.started = time.monotonic()
+        # A session of its own lets a referee suspend or kill the whole process tree.
         self.proc = subprocess.Popen(command or PYTHON_ENGINE, cwd=cwd, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+                                     errors="replace", start_new_session=new_session)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.bad: list[str] = []
         self.stderr: list[str] = []
+        self.transcript: list[str] | None = [] if transcript else None
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_err, daemon=True).start()
 
@@ -37,6 +41,8 @@ class EngineProcess:
             line = line.rstrip("\r\n")
             if not PROTOCOL_LINE.match(line):
                 self.bad.append(line)
+            if self.transcript is not None:
+                self.transcript.append(f"{time.monotonic() - self.started:9.3f} < {line}")
             self.lines.put(line)
         self.lines.put(None)
 
@@ -48,6 +54,8 @@ class EngineProcess:
     def send(self, *lines: str) -> None:
         assert self.proc.stdin
         for line in lines:
+            if self.transcript is not None:
+                self.transcript.append(f"{time.monotonic() - self.started:9.3f} > {line}")
             self.proc.stdin.write(line + "\r\n")  # managers end lines with CR LF
         self.proc.stdin.flush()
 
@@ -61,6 +69,27 @@ class EngineProcess:
             if skip_messages and line.split(" ", 1)[0].upper() in ("MESSAGE", "DEBUG"):
                 continue
             return line
+
+    def wait_move(self, deadline: float) -> tuple[int, int] | str | None:
+        """The first line that parses as `x,y` before `deadline` (monotonic), as GomocupJudge
+        reads replies (every other line is ignored); "eof" if the engine closed its output,
+        None on timeout."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                return None
+            if line is None:
+                return "eof"
+            parts = line.strip().split(",")
+            if len(parts) == 2:
+                try:
+                    return int(parts[0]), int(parts[1])
+                except ValueError:
+                    pass
 
     def ask(self, *lines: str, timeout: float = 30.0) -> str:
         self.send(*lines)

@@ -1,0 +1,83 @@
+"""Openings: one per line (letter-number like "h8h9i7" or "h8,h9,i7", or "x,y" pairs separated by
+";" or spaces); `#` starts a comment. Shipped sets live in engine/match/data/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.board import Board, Move, Rule
+from engine.coords import parse_points
+
+DATA = Path(__file__).resolve().parent / "data"
+SHIPPED = {"renju26": DATA / "renju26.txt", "balanced": DATA / "balanced.txt"}
+
+
+def load(source: str | Path) -> list[list[Move]]:
+    """Openings from a file path or a shipped set's name."""
+    path = SHIPPED.get(str(source), Path(source))
+    openings = []
+    for n, raw in enumerate(path.read_text().splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            try:
+                openings.append(parse_points(line))
+            except ValueError as e:
+                raise ValueError(f"{path}:{n}: {e}") from None
+    return openings
+
+
+def validate(opening: list[Move], size: int, rule: Rule) -> Board:
+    """The opening played out under the rule (legal, no foul, no five), or ValueError."""
+    board = Board(size, rule)
+    for x, y in opening:
+        board.play(x, y)
+    if board.game_over:
+        raise ValueError("the opening already decides the game")
+    return board
+
+
+def renju26() -> list[list[Move]]:
+    """The 26 standard Renju openings, by symmetry class: black h8, then white h9 (13 direct
+    openings: the third stone in columns h..j, rows 6..10) or i9 (13 indirect ones: the third
+    stone on or below the diagonal h8-i9 in f..j x 6..10)."""
+    centre = (7, 7)
+    direct = [(x, y) for x in (7, 8, 9) for y in range(5, 10) if (x, y) not in (centre, (7, 8))]
+    indirect = [(x, y) for x in range(5, 10) for y in range(5, 10) if x >= y and (x, y) not in (centre, (8, 8))]
+    return [[centre, (7, 8), p] for p in direct] + [[centre, (8, 8), p] for p in indirect]
+
+
+def balanced(count: int = 24, seed: int = 8, size: int = 15, rule: Rule = Rule.RENJU) -> list[list[Move]]:
+    """Four-stone openings near the centre where neither side has a VCF and the pattern
+    player's static balance is small: a cheap stand-in for "balanced" until the engine is
+    strong enough to judge openings by self-play."""
+    import random
+
+    from engine.players import Limits, PatternPlayer
+    from engine.protocol.session import side_balance
+    from engine.prover import Prover
+
+    rng = random.Random(seed)
+    prover, judge = Prover(tt_bits=14), PatternPlayer()
+    c = size // 2
+    found: list[list[Move]] = []
+    seen: set[tuple[Move, ...]] = set()
+    while len(found) < count:
+        cells = [(x, y) for x in range(c - 3, c + 4) for y in range(c - 3, c + 4)]
+        opening = [(c, c)] + rng.sample([p for p in cells if p != (c, c)], 3)
+        try:
+            board = validate(opening, size, rule)
+        except ValueError:
+            continue
+        key = tuple(sorted(opening[0::2])) + tuple(sorted(opening[1::2]))
+        if key in seen:
+            continue
+        seen.add(key)
+        if prover.solve(board, "vcf", max_depth=10, budget_ms=50).result == "win":
+            continue
+        other = board.copy()
+        other.to_move = other.to_move.opponent
+        if prover.solve(other, "vcf", max_depth=10, budget_ms=50).result == "win":
+            continue
+        if abs(side_balance(board, judge, Limits(deadline=float("inf")))) > 150:
+            continue
+        found.append(opening)
+    return found

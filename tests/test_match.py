@@ -1,0 +1,152 @@
+"""The referee: scripted fake engines that time out, crash, go silent, print garbage, play
+occupied, off-board or forbidden moves, or use too much memory, each adjudicated with the
+opponent credited; records; statistics against hand-computed values."""
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.board import Color, Rule
+from engine.match import openings as op
+from engine.match.__main__ import engine_spec, main, schedule
+from engine.match.arena import EngineSpec, MatchConfig, play_game
+from engine.match.records import psq, text
+from engine.match.stats import Tally, elo, elo_interval, expected_score, ratings, sprt, sprt_llr
+
+ROOT = Path(__file__).resolve().parents[1]
+FAKE = ROOT / "tests" / "fakes" / "fake_engine.py"
+
+
+def fake(mode: str, name: str | None = None) -> EngineSpec:
+    return EngineSpec(name or mode, (sys.executable, str(FAKE), mode, str(ROOT)))
+
+
+GOOD = fake("good")
+CFG = MatchConfig(timeout_turn=400, tolerance=300, rule=Rule.FREESTYLE)
+
+
+@pytest.mark.parametrize("mode, reason", [
+    ("timeout", "timeout"), ("silent", "timeout"), ("garbage", "timeout"), ("crash", "crash"),
+    ("occupied", "occupied"), ("offboard", "offboard"),
+])
+@pytest.mark.parametrize("bad_colour", [Color.BLACK, Color.WHITE])
+def test_failures_lose_and_credit_the_opponent(mode, reason, bad_colour):
+    bad = fake(mode)
+    black, white = (bad, GOOD) if bad_colour == Color.BLACK else (GOOD, bad)
+    rec = play_game(black, white, [(7, 7), (8, 8)], CFG)
+    assert rec.reason == reason
+    assert rec.winner == bad_colour.opponent
+    assert rec.score_for(GOOD.name) == 1.0 and rec.score_for(bad.name) == 0.0
+
+
+def test_black_foul_in_renju_loses():
+    # The ZIP-check position: black (the fake) to move with g9 forbidden.
+    opening = [(7, 7), (7, 8), (8, 6), (8, 8), (7, 9), (8, 5), (8, 10), (8, 11)]
+    rec = play_game(fake("forbidden"), GOOD, opening, MatchConfig(timeout_turn=1000, rule=Rule.RENJU))
+    assert (rec.winner, rec.reason) == (Color.WHITE, "foul")
+    assert rec.moves[0][:2] == (6, 8)
+
+
+def test_five_and_draw_under_rules():
+    rec = play_game(GOOD, GOOD.__class__("good2", GOOD.command), [(0, 0)], MatchConfig(timeout_turn=1000, size=7,
+                                                                                       rule=Rule.STANDARD))
+    assert rec.reason in ("five", "full")
+    # Greedy against random under freestyle ends with a five for someone.
+    py = sys.executable
+    rec = play_game(EngineSpec("greedy", (py, "-m", "engine", "--player", "greedy")),
+                    EngineSpec("random", (py, "-m", "engine", "--player", "random")), [(7, 7)],
+                    MatchConfig(timeout_turn=1000, rule=Rule.FREESTYLE))
+    assert rec.reason == "five" and rec.winner is not None
+
+
+def test_match_time_runs_out():
+    slow = fake("slow=300", "slow")
+    cfg = MatchConfig(timeout_turn=1000, timeout_match=1000, tolerance=100, rule=Rule.FREESTYLE)
+    rec = play_game(slow, GOOD, [], cfg)
+    assert (rec.reason, rec.winner) == ("timeout", Color.WHITE)
+    slow_moves = rec.moves[0::2]  # black's: about 1000 ms of 300 ms moves, then the clock is gone
+    assert 3 <= len(slow_moves) <= 4 and sum(ms for _, _, ms in slow_moves) >= 900
+
+
+def test_memory_over_the_limit_loses():
+    cfg = MatchConfig(timeout_turn=5000, max_memory=200 * 1024 * 1024, rule=Rule.FREESTYLE)
+    rec = play_game(GOOD, fake("memory"), [(7, 7)], cfg)
+    assert (rec.reason, rec.winner) == ("memory", Color.BLACK)
+
+
+def test_records_and_io_log():
+    cfg = MatchConfig(timeout_turn=1000, rule=Rule.FREESTYLE, log_io=True)
+    rec = play_game(fake("good", "a"), fake("offboard", "b"), [(7, 7), (8, 8)], cfg)
+    p = psq(rec, cfg).splitlines()
+    assert p[0] == "Piskvorky 15x15, 11:11, 0" and p[1] == "8,8,0" and p[2] == "9,9,0"
+    assert p[-4:] == ["-1", "a", "b", "-1"]
+    t = text(rec, cfg)
+    assert "a (black) - b (white)" in t and "black wins (offboard)" in t
+    io = rec.io["a (black)"]
+    assert any("> START 15" in line for line in io) and any("< OK" in line for line in io)
+    assert any("> BOARD" in line for line in io) and any("> INFO time_left" in line for line in io)
+
+
+def test_statistics_hand_computed():
+    t = Tally(wins=6, losses=2, draws=2)
+    assert t.games == 10 and t.score == pytest.approx(0.7)
+    assert elo(0.7) == pytest.approx(-400 * math.log10(1 / 0.7 - 1))  # 147.19
+    assert elo(0.7) == pytest.approx(147.19, abs=0.01)
+    # per-game variance: (6*0.3^2 + 2*0.2^2 + 2*0.7^2)/10 = 0.16; se = 0.4/sqrt(10) = 0.12649
+    lo_s, hi_s = 0.7 - 1.959964 * 0.4 / math.sqrt(10), 0.7 + 1.959964 * 0.4 / math.sqrt(10)
+    e, lo, hi = elo_interval(t)
+    assert lo == pytest.approx(elo(lo_s)) and hi == pytest.approx(elo(hi_s))
+    assert lo == pytest.approx(-33.40, abs=0.01) and hi == pytest.approx(504.03, abs=0.01)
+    assert expected_score(0) == 0.5 and expected_score(400) == pytest.approx(10 / 11)
+    # LLR = N/2 ((s-s0)^2 - (s-s1)^2)/var with s0 = 0.5, s1 = expected_score(50) = 0.57146
+    s1 = 1 / (1 + 10 ** (-50 / 400))
+    assert sprt_llr(t, 0, 50) == pytest.approx(5 * ((0.2) ** 2 - (0.7 - s1) ** 2) / 0.16)
+    verdict, llr, low, up = sprt(t, 0, 50)
+    assert verdict == "continue" and low == pytest.approx(math.log(0.05 / 0.95)) and up == pytest.approx(-low)
+    assert sprt(Tally(wins=300, losses=100, draws=0), 0, 50)[0] == "H1"
+    assert sprt(Tally(wins=100, losses=300, draws=0), 0, 50)[0] == "H0"
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def test_openskill_orders_a_gauntlet():
+    r = ratings(["a", "b", "c"], [("a", "b", 1.0)] * 6 + [("b", "c", 1.0)] * 6 + [("a", "c", 1.0)] * 6)
+    assert r["a"][0] > r["b"][0] > r["c"][0]
+
+
+def test_openings_shipped_and_valid():
+    r26 = op.load("renju26")
+    assert len(r26) == 26 and len({tuple(o) for o in r26}) == 26
+    bal = op.load("balanced")
+    assert len(bal) >= 20
+    for o in r26 + bal:
+        op.validate(o, 15, Rule.RENJU)
+
+
+def test_schedule_plays_each_opening_with_both_colours():
+    import random
+
+    a, b = EngineSpec("a", ("x",)), EngineSpec("b", ("y",))
+    jobs = schedule([a, b], 6, [[(7, 7)], [(7, 7), (8, 8)], [(1, 1)]], random.Random(3))
+    assert len(jobs) == 6
+    for i in range(0, 6, 2):
+        assert jobs[i][0] == jobs[i + 1][1] and jobs[i][2] == jobs[i + 1][2]
+
+
+def test_engine_specs():
+    assert engine_spec("greedy").name == "greedy" and engine_spec("greedy").command[-1] == "greedy"
+    assert engine_spec("pbrain-renju").command[-2:] == ("-m", "engine")
+    assert engine_spec("me=/bin/pbrain-x --fast").name == "me"
+    assert engine_spec("/opt/pbrain-x").name == "pbrain-x"
+
+
+def test_cli_runs_a_short_match(tmp_path, capsys):
+    status = main(["--engine", "greedy", "--engine", "random", "--games", "2", "--tc", "500", "--rule", "freestyle",
+                   "--out", str(tmp_path), "--sprt", "0,100"])
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "greedy vs random: 2 games" in out and "Elo difference" in out and "SPRT" in out
+    assert len(list((tmp_path / "games").glob("*.psq"))) == 2
+    assert (tmp_path / "results.json").exists()
