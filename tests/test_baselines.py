@@ -1,0 +1,69 @@
+"""The baseline players: legal moves only, wins taken, fives blocked, budgets kept."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.board import Board, Color, Rule
+from engine.players import Limits
+from engine.registry import PLAYERS, make_player
+
+BASELINES = ["random", "greedy", "alphabeta", "uct"]
+
+
+def limits(seconds: float = 0.2) -> Limits:
+    return Limits(deadline=time.monotonic() + seconds, optimum=seconds)
+
+
+@pytest.mark.parametrize("name", BASELINES)
+def test_registered_and_legal_in_random_positions(name):
+    assert name in PLAYERS
+    rng = random.Random(5)
+    for rule in (Rule.RENJU, Rule.FREESTYLE):
+        board = Board(15, rule)
+        player = make_player(name)
+        for _ in range(12):
+            if board.game_over:
+                break
+            move = player.choose(board, limits(0.05))
+            assert board.is_legal(*move), (name, move)
+            board.play(*move)
+            if board.game_over:
+                break
+            board.play(*rng.choice(board.candidate_moves(2)))
+
+
+@pytest.mark.parametrize("name", ["greedy", "alphabeta", "uct"])
+def test_takes_the_win_and_blocks_the_five(name):
+    win = Board.from_stones([(3, 3), (4, 3), (5, 3), (6, 3)], [(3, 9), (4, 9), (5, 9), (6, 9)],
+                            to_move=Color.BLACK, rule=Rule.FREESTYLE)
+    assert make_player(name).choose(win, limits()) in {(2, 3), (7, 3)}
+    block = Board.from_stones([(3, 3), (4, 3), (5, 3), (6, 3), (10, 10)], [(3, 9), (4, 9), (5, 10)],
+                              to_move=Color.WHITE, rule=Rule.FREESTYLE)
+    assert make_player(name).choose(block, limits()) in {(2, 3), (7, 3)}
+
+
+def test_alphabeta_never_plays_blacks_foul():
+    board = Board.from_moves([(7, 7), (7, 8), (8, 6), (8, 8), (7, 9), (8, 5), (8, 10), (8, 11)])
+    assert make_player("alphabeta").choose(board, limits()) != (6, 8)
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "uct"])
+def test_time_budget_is_kept(name):
+    board = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6)])
+    t0 = time.monotonic()
+    make_player(name).choose(board, limits(0.3))
+    assert time.monotonic() - t0 < 0.3 + 0.25  # its own budget, plus slack for a loaded machine
+
+
+def test_alphabeta_finds_a_vcf():
+    # Black plays a VCF: h8 i8 j8 (three) and a second line: the prover answers first.
+    board = Board.from_stones([(7, 7), (8, 7), (9, 7), (7, 9), (7, 10), (7, 11)], [(6, 7), (0, 0), (0, 2), (14, 14),
+                                                                                  (14, 12)], to_move=Color.BLACK,
+                              rule=Rule.FREESTYLE)
+    move = make_player("alphabeta").choose(board, limits(0.5))
+    after = board.copy()
+    after.play(*move)
+    assert after.threat(Color.BLACK) >= 2  # a four (or better): the forcing line starts
