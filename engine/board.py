@@ -13,6 +13,8 @@ import numpy as np
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard, check, ffi, lib
 
 Move = tuple[int, int]
+FEATURE_VERSION = int(lib.RJ_FEATURE_VERSION)  # input-plane layout, checked against models' metadata
+FEATURE_PLANES = int(lib.RJ_PLANES)
 
 
 class Color(enum.IntEnum):
@@ -330,6 +332,16 @@ class Board:
         if self.game_over:
             return []
         return self._points(lib.rj_filter_moves, int(radius))
+
+    # ---- network input ------------------------------------------------------------------
+
+    def planes(self, out: np.ndarray | None = None) -> np.ndarray:
+        """float32 [FEATURE_PLANES, size, size] input planes from the side to move's view (layout:
+        native/include/renju.h, version FEATURE_VERSION), filled by one C call; `out` is reused."""
+        if out is None:
+            out = np.zeros((FEATURE_PLANES, self.size, self.size), dtype=np.float32)
+        lib.rj_planes(self._b, ffi.from_buffer("float[]", out))
+        return out
 
     # ---- patterns -----------------------------------------------------------------------
 

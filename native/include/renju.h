@@ -209,6 +209,20 @@ size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
 
+/* ---- neural-network input planes (planes.c) ---- */
+
+/* Version of the input-plane layout below. Written into every exported model's metadata and
+ * checked when a model loads: change it whenever a plane changes meaning or order. */
+#define RJ_FEATURE_VERSION 1
+#define RJ_PLANES 7
+/* Fills out[(plane * size + y) * size + x] (float32, RJ_PLANES planes) from the side to move c:
+ *   0 c's stones          1 the opponent's stones      2 ones when c is black
+ *   3 empty points within 3 (Chebyshev) of a stone      4 A(c), the attack set
+ *   5 D(c), the defence set                             6 points where c's stone makes a live two
+ *                                                         or better (and c may play)
+ * Returns RJ_PLANES. */
+int rj_planes(rj_board *b, float *out);
+
 /* ---- classic engines' hot loops (baseline.c) ---- */
 
 /* out[y * size + x] = pattern score of the side to move's stone there (attack plus 0.9 of the
