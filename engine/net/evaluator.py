@@ -1,0 +1,48 @@
+"""The evaluator interface, and the heuristic evaluator used in tests and whenever no model can
+be loaded."""
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.board import Board, Color
+from engine.native import ffi, lib
+
+
+class ModelError(RuntimeError):
+    """A model that cannot be used: missing, corrupt, or for another input-feature version."""
+
+
+class Evaluator(abc.ABC):
+    name: str = "evaluator"
+
+    @abc.abstractmethod
+    def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
+        """Policy logits [len(boards), size * size] (index y * size + x; illegal points may
+        hold anything, the search masks them) and values [len(boards)] in -1..1 for each
+        board's side to move."""
+
+
+class HeuristicEvaluator(Evaluator):
+    """Priors from the C pattern scores (log-scaled), value from the best attack against the
+    best defence: a fair stand-in for a net, and deterministic."""
+
+    name = "heuristic"
+    SCALE = 1.5  # logit per factor e of pattern score
+    VALUE_SCALE = 2000.0  # pattern-score difference worth tanh(1)
+
+    def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
+        n = boards[0].size
+        logits = np.zeros((len(boards), n * n), dtype=np.float32)
+        values = np.zeros(len(boards), dtype=np.float32)
+        buf = np.zeros(n * n, dtype=np.int32)
+        for i, board in enumerate(boards):
+            best = lib.rj_point_scores(board._b, ffi.from_buffer("int32_t[]", buf))
+            logits[i] = np.where(buf >= 0, self.SCALE * np.log1p(np.maximum(buf, 0)), -30.0)
+            other = board.copy()
+            other.to_move = board.to_move.opponent if board.to_move in (Color.BLACK, Color.WHITE) else board.to_move
+            theirs = lib.rj_point_scores(other._b, ffi.from_buffer("int32_t[]", buf))
+            values[i] = np.tanh((max(best, 0) - max(theirs, 0)) / self.VALUE_SCALE)
+        return logits, values

@@ -1,0 +1,81 @@
+"""The ONNX evaluator: onnxruntime with the CUDA provider when it really works (checked on the
+session, not on the list of providers compiled in), otherwise the CPU; one intra-op thread by
+default; its warnings silenced; nothing on stdout."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board
+from engine.net.evaluator import Evaluator, HeuristicEvaluator, ModelError
+
+log = logging.getLogger("pbrain.net")
+META_FEATURE_VERSION = "feature_version"
+
+
+class ONNXEvaluator(Evaluator):
+    name = "onnx"
+
+    def __init__(self, path: str | Path, threads: int = 1, gpu: bool | None = None) -> None:
+        import onnxruntime as ort  # imported here: the search never needs it
+
+        path = Path(path)
+        if not path.is_file():
+            raise ModelError(f"model {path} not found")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = max(1, threads)
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3  # errors only, and those go to stderr
+        wanted = ["CPUExecutionProvider"]
+        if gpu is not False and "CUDAExecutionProvider" in ort.get_available_providers():
+            wanted.insert(0, "CUDAExecutionProvider")
+        try:
+            self.session = ort.InferenceSession(str(path), sess_options=opts, providers=wanted)
+        except Exception as e:  # onnxruntime raises its own types for corrupt files
+            if wanted[0] != "CPUExecutionProvider":
+                try:
+                    self.session = ort.InferenceSession(str(path), sess_options=opts,
+                                                        providers=["CPUExecutionProvider"])
+                except Exception as e2:
+                    raise ModelError(f"cannot load model {path}: {e2}") from None
+            else:
+                raise ModelError(f"cannot load model {path}: {e}") from None
+        self.device = "cuda" if "CUDAExecutionProvider" in self.session.get_providers() else "cpu"
+        meta = self.session.get_modelmeta().custom_metadata_map
+        version = meta.get(META_FEATURE_VERSION)
+        if version != str(FEATURE_VERSION):
+            raise ModelError(f"model {path} was trained on input features version {version}, "
+                             f"this engine computes version {FEATURE_VERSION}")
+        inputs = self.session.get_inputs()
+        if len(inputs) != 1 or inputs[0].shape[1] not in (FEATURE_PLANES, "planes"):
+            raise ModelError(f"model {path} does not take [batch, {FEATURE_PLANES}, size, size] planes")
+        self.input = inputs[0].name
+        self.metadata = dict(meta)
+        self._buf: np.ndarray | None = None
+        log.info("model %s on %s", path.name, self.device)
+
+    def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
+        n = boards[0].size
+        shape = (len(boards), FEATURE_PLANES, n, n)
+        if self._buf is None or self._buf.shape != shape:
+            self._buf = np.zeros(shape, dtype=np.float32)
+        for i, board in enumerate(boards):
+            board.planes(self._buf[i])
+        policy, value = self.session.run(None, {self.input: self._buf})
+        return policy.reshape(len(boards), n * n).astype(np.float32), value.reshape(-1).astype(np.float32)
+
+
+def load_evaluator(path: str | Path | None, threads: int = 1) -> tuple[Evaluator, str | None]:
+    """The ONNX evaluator for `path`, or the heuristic one with a message saying why (a missing,
+    corrupt or wrong-version model never stops the engine)."""
+    if path is None:
+        return HeuristicEvaluator(), "no model given: using the heuristic evaluator"
+    try:
+        return ONNXEvaluator(path, threads=threads), None
+    except ModelError as e:
+        return HeuristicEvaluator(), f"{e}; using the heuristic evaluator"
+    except ImportError as e:
+        return HeuristicEvaluator(), f"onnxruntime unavailable ({e}); using the heuristic evaluator"
