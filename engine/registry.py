@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine.baselines import AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UCTPlayer
 from engine.players import DeliberatePlayer, PatternPlayer, Player
+from engine.search.player import MCTSPlayer
 
 PLAYERS: dict[str, type[Player]] = {
     "pattern": PatternPlayer,
@@ -11,6 +12,7 @@ PLAYERS: dict[str, type[Player]] = {
     "greedy": GreedyPlayer,
     "alphabeta": AlphaBetaPlayer,
     "uct": UCTPlayer,
+    "mcts": MCTSPlayer,
 }
 
 

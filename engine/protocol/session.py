@@ -243,7 +243,9 @@ class Session:
         board = self._need_board()
         move = self._think(board, received)
         board.play(*move)
-        return [fmt(move)]
+        analysis = getattr(self.player, "analysis", None)
+        messages = [f"MESSAGE {text}" for text in analysis()] if analysis else []
+        return messages + [fmt(move)]
 
     def _limits(self, board: Board, received: float) -> Limits:
         b = budget(self.tc, board.stone_count, board.size * board.size, startup=self.startup)

@@ -1,0 +1,263 @@
+"""PUCT MCTS over the move filter, guided by an `Evaluator`, with proofs.
+
+Leaf order (fixed): game over -> immediate threats from the threat sets (a five point of the side
+to move wins; two five points of the opponent, or one it cannot block, lose) -> UTSS within
+UTSS_PLIES of the root (node-budgeted) -> the evaluator. Settled nodes are terminal with exact
+values and proofs propagate: a node with a child lost for the child's mover is won; a node whose
+children are all won for their movers is lost. Leaves are evaluated in batches, kept apart by
+virtual loss. The subtree of the moves played is kept between moves."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.board import Board, Move, Result
+from engine.net.evaluator import Evaluator
+from engine.prover import Prover
+
+
+@dataclass
+class MCTSConfig:
+    c_puct: float = 1.6
+    batch: int = 8
+    virtual_loss: float = 1.0
+    radius: int = 3  # the move filter's radius
+    utss_plies: int = 4  # UTSS at nodes no deeper than this below the root
+    utss_depth: int = 5  # plies per UTSS call
+    utss_nodes: int = 3000  # node budget per UTSS call
+    fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
+
+
+class Node:
+    __slots__ = ("moves", "priors", "N", "W", "children", "proven", "expanded", "visits", "pending")
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+        self.priors = np.zeros(0, dtype=np.float32)
+        self.N = np.zeros(0, dtype=np.float32)
+        self.W = np.zeros(0, dtype=np.float32)  # values for the mover into each child
+        self.children: list[Node | None] = []
+        self.proven = 0  # +1 won / -1 lost for the side to move here, 0 open
+        self.expanded = False
+        self.visits = 0
+        self.pending = False
+
+
+@dataclass
+class SearchInfo:
+    playouts: int = 0
+    seconds: float = 0.0
+    depth: int = 0
+    winrate: float = 0.5
+    pv: tuple[Move, ...] = ()
+    proven: int = 0
+
+
+class MCTS:
+    def __init__(self, evaluator: Evaluator, config: MCTSConfig | None = None) -> None:
+        self.ev = evaluator
+        self.cfg = config or MCTSConfig()
+        self.prover = Prover(tt_bits=16)
+        self.root: Node | None = None
+        self.root_moves: list[Move] = []
+        self.info = SearchInfo()
+
+    def clear(self) -> None:
+        self.root, self.root_moves = None, []
+        self.prover.clear()
+
+    # ---- tree reuse ---------------------------------------------------------------------
+
+    def _root_for(self, board: Board) -> Node:
+        moves = board.moves
+        node = self.root
+        if node is not None and moves[: len(self.root_moves)] == self.root_moves:
+            for m in moves[len(self.root_moves):]:
+                if node is None or not node.expanded or m not in node.moves:
+                    node = None
+                    break
+                node = node.children[node.moves.index(m)]
+        else:
+            node = None
+        self.root, self.root_moves = node or Node(), moves
+        return self.root
+
+    # ---- leaves -------------------------------------------------------------------------
+
+    def _settle(self, b: Board, node: Node, ply: int) -> float | None:
+        """The exact value of a leaf for its side to move, or None if it needs the evaluator."""
+        if b.game_over:
+            node.proven = 0 if b.result == Result.DRAW else -1  # the last mover made five
+            return float(node.proven) if node.proven else 0.0
+        me = b.to_move
+        if b.threat(me) >= 2:  # a five point of our own
+            node.proven = 1
+            return 1.0
+        theirs = b.threat(me.opponent)
+        if theirs == 3 or (theirs == 2 and not b.candidate_moves(self.cfg.radius)):
+            node.proven = -1
+            return -1.0
+        if ply <= self.cfg.utss_plies and b.stone_count >= 4:
+            proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth, budget_nodes=self.cfg.utss_nodes)
+            if proof.result in ("win", "loss"):
+                node.proven = 1 if proof.result == "win" else -1
+                return float(node.proven)
+        return None
+
+    def _expand(self, node: Node, b: Board, logits: np.ndarray) -> None:
+        moves = b.candidate_moves(self.cfg.radius)
+        n = b.size
+        if not moves:
+            node.proven = 0
+            node.expanded = True
+            return
+        idx = np.array([y * n + x for x, y in moves])
+        p = logits[idx].astype(np.float64)
+        p = np.exp(p - p.max())
+        node.moves = moves
+        node.priors = (p / p.sum()).astype(np.float32)
+        k = len(moves)
+        node.N = np.zeros(k, dtype=np.float32)
+        node.W = np.zeros(k, dtype=np.float32)
+        node.children = [None] * k
+        node.expanded = True
+
+    # ---- selection ----------------------------------------------------------------------
+
+    def _select(self, node: Node) -> int:
+        n_total = node.N.sum()
+        q = np.where(node.N > 0, node.W / np.maximum(node.N, 1e-9), 0.0)
+        if n_total > 0:
+            parent_q = node.W.sum() / n_total
+            q = np.where(node.N > 0, q, parent_q - self.cfg.fpu)
+        u = self.cfg.c_puct * node.priors * math.sqrt(n_total + 1) / (1 + node.N)
+        score = q + u
+        for i, child in enumerate(node.children):  # proven children: their exact value
+            if child is not None and child.proven:
+                score[i] = 1e9 if child.proven < 0 else -1e9 + u[i]
+        return int(np.argmax(score))
+
+    def _propagate_proofs(self, path: list[tuple[Node, int]]) -> None:
+        for node, _ in reversed(path):
+            if node.proven:
+                continue
+            if any(c is not None and c.proven < 0 for c in node.children):
+                node.proven = 1
+            elif node.children and all(c is not None and c.proven > 0 for c in node.children):
+                node.proven = -1
+            else:
+                break
+
+    # ---- the search ---------------------------------------------------------------------
+
+    def search(self, board: Board, deadline: float, optimum: float, max_playouts: int = 0, stop=None) -> Move:
+        t0 = time.monotonic()
+        soft = min(deadline, t0 + optimum)
+        root = self._root_for(board)
+        b = board.copy()
+        if not root.expanded:
+            value = self._settle(b, root, 0) if b.stone_count >= 4 else None
+            logits, _ = self.ev.evaluate([b])
+            self._expand(root, b, logits[0])
+        playouts = 0
+        vl = self.cfg.virtual_loss
+        while True:
+            now = time.monotonic()
+            if root.proven or now >= soft or (max_playouts and playouts >= max_playouts) or (stop and stop.is_set()):
+                break
+            if len(root.moves) == 1:
+                break
+            if playouts >= 64 and self._decided(root, playouts, now - t0, soft - now):
+                break
+            batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
+            for _ in range(self.cfg.batch):
+                path: list[tuple[Node, int]] = []
+                node, ply = root, 0
+                while node.expanded and not node.proven and node.moves:
+                    i = self._select(node)
+                    path.append((node, i))
+                    node.N[i] += vl
+                    node.W[i] -= vl
+                    b.play(*node.moves[i])
+                    ply += 1
+                    child = node.children[i]
+                    if child is None:
+                        child = node.children[i] = Node()
+                    node = child
+                if node.proven or (node.expanded and not node.moves):
+                    value = float(node.proven)
+                    self._backup(path, value, vl)
+                    playouts += 1
+                elif node.pending:  # another leaf of this batch: undo the virtual loss only
+                    for parent, i in path:
+                        parent.N[i] -= vl
+                        parent.W[i] += vl
+                else:
+                    value = self._settle(b, node, ply)
+                    if value is not None:
+                        self._backup(path, value, vl)
+                        self._propagate_proofs(path)
+                        playouts += 1
+                    else:
+                        node.pending = True
+                        batch.append((path, node, b.copy()))
+                for _ in range(ply):
+                    b.undo()
+            if batch:
+                logits, values = self.ev.evaluate([leaf_board for _, _, leaf_board in batch])
+                for (path, node, leaf_board), lg, v in zip(batch, logits, values):
+                    node.pending = False
+                    self._expand(node, leaf_board, lg)
+                    self._backup(path, float(v), vl)
+                    playouts += 1
+        self.info = self._summary(root, playouts, time.monotonic() - t0)
+        return self._best(root)
+
+    def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
+        """value is for the side to move at the leaf; each edge stores it for its mover."""
+        for node, i in reversed(path):
+            value = -value
+            node.N[i] += 1 - vl
+            node.W[i] += value + vl
+            node.visits += 1
+
+    def _decided(self, root: Node, playouts: int, spent: float, left: float) -> bool:
+        """Stop when the most visited move can no longer be overtaken in the time left."""
+        if len(root.N) < 2:
+            return True
+        top = np.sort(root.N)[-2:]
+        rate = playouts / max(spent, 1e-6)
+        return top[1] - top[0] > rate * left
+
+    def _best(self, root: Node) -> Move:
+        if root.proven > 0:
+            for m, c in zip(root.moves, root.children):
+                if c is not None and c.proven < 0:
+                    return m
+        order = np.argsort(-root.N)
+        for i in order:  # avoid a proven loss while another move remains
+            c = root.children[i]
+            if not (c is not None and c.proven > 0):
+                return root.moves[int(i)]
+        return root.moves[int(order[0])]
+
+    def _summary(self, root: Node, playouts: int, seconds: float) -> SearchInfo:
+        pv: list[Move] = []
+        node, depth = root, 0
+        while node is not None and node.expanded and node.moves and len(pv) < 12:
+            i = int(np.argmax(node.N))
+            if node.N[i] <= 0:
+                break
+            pv.append(node.moves[i])
+            node = node.children[i]
+            depth += 1
+        best = int(np.argmax(root.N)) if len(root.N) else 0
+        wr = 0.5
+        if len(root.N) and root.N[best] > 0:
+            wr = 0.5 + 0.5 * float(root.W[best] / root.N[best])
+        if root.proven:
+            wr = 1.0 if root.proven > 0 else 0.0
+        return SearchInfo(playouts, seconds, depth, wr, tuple(pv), root.proven)

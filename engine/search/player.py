@@ -1,0 +1,59 @@
+"""The search player: MCTS with the shipped model (or the heuristic evaluator when no model
+loads, with a MESSAGE saying so)."""
+from __future__ import annotations
+
+import logging
+import time
+
+from engine import paths
+from engine.board import Board, Move
+from engine.net.onnx_eval import load_evaluator
+from engine.players import Limits, PatternPlayer, Player
+from engine.search.mcts import MCTS, MCTSConfig
+
+log = logging.getLogger("pbrain.search")
+
+
+def shipped_model() -> str | None:
+    models = sorted(paths.models_dir().glob("*.onnx"))
+    return str(models[-1]) if models else None
+
+
+class MCTSPlayer(Player):
+    name = "mcts"
+
+    def __init__(self, model: str | None = "shipped", threads: int = 1, config: MCTSConfig | None = None) -> None:
+        path = shipped_model() if model == "shipped" else model
+        evaluator, self.load_message = load_evaluator(path, threads=threads)
+        if self.load_message:
+            log.warning(self.load_message)
+        self.mcts = MCTS(evaluator, config)
+        self.fallback = PatternPlayer()
+
+    def new_game(self) -> None:
+        self.mcts.clear()
+
+    def clear_hash(self) -> None:
+        self.mcts.clear()
+
+    def analysis(self) -> list[str]:
+        """MESSAGE texts about the last search (and, once, why no model loaded)."""
+        out = []
+        if self.load_message:
+            out.append(self.load_message)
+            self.load_message = None
+        i = self.mcts.info
+        if i.playouts:
+            pv = " ".join(f"{x},{y}" for x, y in i.pv)
+            out.append(f"depth {i.depth} n {i.playouts} n/s {i.playouts / max(i.seconds, 1e-6):.0f} "
+                       f"tm {i.seconds * 1000:.0f} wr {i.winrate:.3f} pv {pv}")
+        return out
+
+    def ranked(self, board: Board, limits: Limits) -> list[tuple[Move, float]]:
+        if board.stone_count == 0:
+            return [((board.size // 2, board.size // 2), 0.0)]
+        left = limits.deadline - time.monotonic()
+        if left <= 0.005:  # no time to search: the pattern policy answers at once
+            return self.fallback.ranked(board, limits)
+        move = self.mcts.search(board, limits.deadline, limits.optimum or left, limits.max_nodes, limits.stop)
+        return [(move, 1.0)]

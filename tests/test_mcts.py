@@ -1,0 +1,98 @@
+"""MCTS with the heuristic evaluator: wins, blocks, proofs, the move filter, tree reuse."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from engine.board import Board, Color, Rule
+from engine.net.evaluator import HeuristicEvaluator
+from engine.protocol.session import Session
+from engine.search.mcts import MCTS, MCTSConfig, Node
+from engine.search.player import MCTSPlayer
+
+
+def run(board, playouts=400, seconds=5.0, mcts=None):
+    mcts = mcts or MCTS(HeuristicEvaluator())
+    move = mcts.search(board, time.monotonic() + seconds, seconds, max_playouts=playouts)
+    return move, mcts
+
+
+def test_plays_a_one_move_win_and_the_root_is_proven():
+    b = Board.from_stones([(3, 3), (4, 3), (5, 3), (6, 3)], [(3, 9), (4, 9), (5, 9), (6, 9)], to_move=Color.BLACK,
+                          rule=Rule.FREESTYLE)
+    move, m = run(b)
+    assert move in {(2, 3), (7, 3)}
+    assert m.root.proven == 1
+
+
+def test_blocks_a_five():
+    b = Board.from_stones([(3, 3), (4, 3), (5, 3), (6, 3), (10, 10)], [(3, 9), (4, 9), (5, 10)],
+                          to_move=Color.WHITE, rule=Rule.FREESTYLE)
+    move, _ = run(b)
+    assert move in {(2, 3), (7, 3)}
+
+
+def test_plays_a_proven_win_from_the_prover():
+    # Black's open three plus a second three: UTSS proves the win at the root's children.
+    b = Board.from_stones([(6, 7), (7, 7), (8, 7), (7, 9), (7, 10)], [(0, 0), (0, 2), (14, 14), (14, 12)],
+                          to_move=Color.BLACK, rule=Rule.FREESTYLE)
+    move, m = run(b, playouts=2000)
+    assert m.root.proven == 1
+    after = b.copy()
+    after.play(*move)
+    assert after.threat(Color.BLACK) >= 1
+
+
+def test_avoids_a_proven_loss_and_sees_a_lost_root():
+    # White has two open fours coming: black to move is lost whatever it does (a double five threat).
+    b = Board.from_stones([(0, 0), (0, 2), (0, 4), (14, 14), (14, 12)], [(5, 7), (6, 7), (7, 7), (8, 7), (5, 5)],
+                          to_move=Color.BLACK, rule=Rule.FREESTYLE)
+    move, m = run(b, playouts=300)
+    assert m.root.proven == -1
+    assert b.is_legal(*move)
+
+
+def walk(node: Node, board: Board, radius: int):
+    if not node.expanded or not node.moves:
+        return 0
+    assert set(node.moves) == set(board.candidate_moves(radius))
+    seen = 1
+    for move, child in zip(node.moves, node.children):
+        if child is not None:
+            board.play(*move)
+            seen += walk(child, board, radius)
+            board.undo()
+    return seen
+
+
+def test_never_expands_a_filtered_out_move():
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 7)])
+    _, m = run(b, playouts=600)
+    assert walk(m.root, b.copy(), m.cfg.radius) > 10
+
+
+def test_tree_reuse_keeps_statistics():
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig())
+    move, _ = run(b, playouts=800, mcts=m)
+    i = m.root.moves.index(move)
+    child = m.root.children[i]
+    reply = child.moves[int(np.argmax(child.N))]
+    kept = child.children[child.moves.index(reply)]
+    before = kept.N.sum()
+    assert before > 0
+    b.play(*move)
+    b.play(*reply)
+    run(b, playouts=1, mcts=m)
+    assert m.root is kept and m.root.N.sum() >= before
+
+
+def test_player_reports_the_missing_model_and_analysis():
+    player = MCTSPlayer(model=None)
+    s = Session(player)
+    s.handle("START 15")
+    s.handle("INFO timeout_turn 500")
+    replies = s.handle("TURN 7,7")
+    assert replies[0].startswith("MESSAGE no model given") and replies[-1].count(",") == 1
+    assert any(r.startswith("MESSAGE depth") for r in replies)
