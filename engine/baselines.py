@@ -104,7 +104,6 @@ class UCTPlayer(Player):
         first = self.fallback.ranked(board, limits)
         if not first or first[0][1] >= 0.9 * FIVE_SCORE or board.stone_count == 0:  # a win or a forced block
             return first
-        me = board.to_move
         root = _Node(None, None, self._candidates(board))
         end = min(limits.deadline, time.monotonic() + (limits.optimum or 1.0))
         b = board.copy()
@@ -132,7 +131,7 @@ class UCTPlayer(Player):
             while node is not None:  # back up: a node's wins are for the side that moved into it
                 node.visits += 1
                 if node.move is not None:
-                    mover = b.to_move.opponent if b.stone_count else me
+                    mover = b.to_move.opponent  # node.move is on the board until the undo below
                     node.wins += 1.0 if winner == mover else 0.5 if winner is None else 0.0
                     b.undo()
                 node = node.parent

@@ -159,7 +159,8 @@ class MCTS:
         root = self._root_for(board)
         b = board.copy()
         if not root.expanded:
-            value = self._settle(b, root, 0) if b.stone_count >= 4 else None
+            if b.stone_count >= 4:
+                self._settle(b, root, 0)  # a proven root ends the search at once
             logits, _ = self.ev.evaluate([b])
             self._expand(root, b, logits[0])
         playouts = 0
