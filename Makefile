@@ -7,7 +7,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint match bench bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match bench bench-search bench-prover bench-protocol build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -60,6 +60,10 @@ match: install
 # The threat-space prover: nodes per second, solve rates on the self-play VCF set, puzzles.
 bench-prover: install
 	$(PY) -m engine.bench_prover --write docs/benchmarks.md
+
+# MCTS playouts per second and where the time goes (heuristic evaluator until a model ships).
+bench-search: install
+	$(PY) -m engine.bench_search --write docs/benchmarks.md
 
 # The engine as a manager sees it: sizes, cold starts, memory, time per move (several minutes).
 bench-protocol: build build-onedir

@@ -1,0 +1,93 @@
+"""`make bench-search`: MCTS playouts per second on one core at 1 s a move, in opening,
+middle-game and tactical positions, with the share of time in the evaluator, in the C calls
+(candidate moves, proofs, threat checks) and in the Python tree — recorded in docs/benchmarks.md.
+
+    python -m engine.bench_search [--model models/x.onnx] [--seconds 1.0] [--write docs/benchmarks.md]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import datetime
+import pstats
+import time
+from pathlib import Path
+
+from engine.bench import machine, write
+from engine.board import Board
+from engine.coords import parse_points
+from engine.net.onnx_eval import load_evaluator
+from engine.search.mcts import MCTS
+
+START, END = "<!-- bench:search:start -->", "<!-- bench:search:end -->"
+POSITIONS = {
+    "opening (3 stones)": "h8,i9,g9",
+    "middle game (20 stones)": "h8,i9,g9,i7,i8,g10,f11,j6,k5,h9,j7,g7,f8,h7,j9,k8,j10,j8,l9,k10",
+    "tactical (white to stop an open three)": "h8,a1,i8,a3,j8",
+}
+
+
+def profile_search(board: Board, evaluator, seconds: float) -> tuple[int, dict[str, float]]:
+    """Playouts in `seconds`, and the seconds spent in the evaluator, in C and in the rest."""
+    mcts = MCTS(evaluator)
+    prof = cProfile.Profile()
+    prof.enable()
+    mcts.search(board, time.monotonic() + seconds, seconds)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    total = stats.total_tt
+    net = c_time = 0.0
+    for (filename, _, func), (_, _, tt, ct, _) in stats.stats.items():
+        if func == "evaluate" and "engine/net" in filename:
+            net += ct
+        elif filename == "~" and ("rj_" in func or "lib" in func):
+            c_time += tt
+    return mcts.info.playouts, {"net": net, "c": c_time, "total": total}
+
+
+def run(model: str | None, seconds: float) -> list[tuple[str, str]]:
+    evaluator, message = load_evaluator(model)
+    rows = [("evaluator", evaluator.name + (f" ({message})" if message else ""))]
+    for name, moves in POSITIONS.items():
+        board = Board.from_moves(parse_points(moves))
+        # A run without the profiler gives the speed; a profiled run gives the shares.
+        mcts = MCTS(evaluator)
+        t0 = time.monotonic()
+        mcts.search(board, t0 + seconds, seconds)
+        spent = time.monotonic() - t0
+        playouts, share = profile_search(board, evaluator, seconds)
+        total = share["total"] or 1.0
+        rows.append((f"{name}: playouts per second", f"{mcts.info.playouts / spent:.0f} "
+                     f"({mcts.info.playouts} in {spent:.2f} s)"))
+        rows.append((f"{name}: time in evaluator / C / Python tree (profiled)",
+                     f"{share['net'] / total:.0%} / {share['c'] / total:.0%} / "
+                     f"{max(0.0, 1 - (share['net'] + share['c']) / total):.0%}"))
+    return rows
+
+
+def render(rows, command: str) -> str:
+    lines = [START, "## Search (issue: MCTS with an ONNX policy-value net)", "",
+             f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", "",
+             "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
+             "cannot be overtaken, so playouts/s is computed over the time actually spent.", "",
+             "| measure | value |", "| --- | --- |"]
+    lines += [f"| {a} | {b} |" for a, b in rows] + ["", END]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", default=None)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--write", type=Path)
+    args = ap.parse_args(argv)
+    rows = run(args.model, args.seconds)
+    for a, b in rows:
+        print(f"{a:<60s} {b}")
+    if args.write:
+        write(args.write, render(rows, "make bench-search"), START, END)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
