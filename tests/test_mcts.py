@@ -96,3 +96,17 @@ def test_player_reports_the_missing_model_and_analysis():
     replies = s.handle("TURN 7,7")
     assert replies[0].startswith("MESSAGE no model given") and replies[-1].count(",") == 1
     assert any(r.startswith("MESSAGE depth") for r in replies)
+
+
+def test_nbest_lists_root_moves_by_visits():
+    s = Session(MCTSPlayer(model=None))
+    s.handle("START 15")
+    s.handle("INFO timeout_turn 300")
+    s.handle("YXBOARD")
+    for line in ["7,7,1", "8,8,2", "6,8,1", "8,6,2", "DONE"]:
+        s.handle(line)
+    replies = s.handle("YXNBEST 3")
+    nbest = [r for r in replies if r.startswith("MESSAGE NBEST")]
+    assert len(nbest) == 3 and replies[-1].count(",") == 1
+    assert nbest[0].split()[3] == replies[-1]
+    assert len({r.split()[3] for r in nbest}) == 3

@@ -56,4 +56,7 @@ class MCTSPlayer(Player):
         if left <= 0.005:  # no time to search: the pattern policy answers at once
             return self.fallback.ranked(board, limits)
         move = self.mcts.search(board, limits.deadline, limits.optimum or left, limits.max_nodes, limits.stop)
-        return [(move, 1.0)]
+        root = self.mcts.root
+        others = sorted(((m, float(n)) for m, n in zip(root.moves, root.N) if m != move), key=lambda t: -t[1])
+        chosen = float(root.N[root.moves.index(move)]) if move in root.moves else 0.0
+        return [(move, chosen)] + others  # YXNBEST lists these: the played move, then by visits
