@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.board import Board, Move, Result
+from engine.native import lib
 from engine.net.evaluator import Evaluator
 from engine.prover import Prover
 
@@ -32,13 +33,14 @@ class MCTSConfig:
 
 
 class Node:
-    __slots__ = ("moves", "priors", "N", "W", "children", "proven", "expanded", "visits", "pending")
+    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
         self.priors = np.zeros(0, dtype=np.float32)
         self.N = np.zeros(0, dtype=np.float32)
         self.W = np.zeros(0, dtype=np.float32)  # values for the mover into each child
+        self.cp = np.zeros(0, dtype=np.int8)  # each child's proven value (for the child's mover)
         self.children: list[Node | None] = []
         self.proven = 0  # +1 won / -1 lost for the side to move here, 0 open
         self.expanded = False
@@ -122,6 +124,7 @@ class MCTS:
         k = len(moves)
         node.N = np.zeros(k, dtype=np.float32)
         node.W = np.zeros(k, dtype=np.float32)
+        node.cp = np.zeros(k, dtype=np.int8)
         node.children = [None] * k
         node.expanded = True
 
@@ -134,22 +137,24 @@ class MCTS:
             parent_q = node.W.sum() / n_total
             q = np.where(node.N > 0, q, parent_q - self.cfg.fpu)
         u = self.cfg.c_puct * node.priors * math.sqrt(n_total + 1) / (1 + node.N)
-        score = q + u
-        for i, child in enumerate(node.children):  # proven children: their exact value
-            if child is not None and child.proven:
-                score[i] = 1e9 if child.proven < 0 else -1e9 + u[i]
+        # Proven children count at their exact value: a child lost for its mover is taken at once.
+        score = np.where(node.cp < 0, 1e9, np.where(node.cp > 0, u - 1e9, q + u))
         return int(np.argmax(score))
 
-    def _propagate_proofs(self, path: list[tuple[Node, int]]) -> None:
-        for node, _ in reversed(path):
+    def _propagate_proofs(self, path: list[tuple[Node, int]], leaf: Node) -> None:
+        """Record the leaf's proof in its parent, and carry proofs up while they settle nodes."""
+        child = leaf
+        for node, i in reversed(path):
+            node.cp[i] = child.proven
             if node.proven:
-                continue
-            if any(c is not None and c.proven < 0 for c in node.children):
+                break
+            if (node.cp < 0).any():
                 node.proven = 1
-            elif node.children and all(c is not None and c.proven > 0 for c in node.children):
+            elif len(node.cp) and (node.cp > 0).all():
                 node.proven = -1
             else:
                 break
+            child = node
 
     # ---- the search ---------------------------------------------------------------------
 
@@ -182,7 +187,7 @@ class MCTS:
                     path.append((node, i))
                     node.N[i] += vl
                     node.W[i] -= vl
-                    b.play(*node.moves[i])
+                    lib.rj_play(b._b, *node.moves[i])  # legal by construction: the filter drops fouls
                     ply += 1
                     child = node.children[i]
                     if child is None:
@@ -191,6 +196,7 @@ class MCTS:
                 if node.proven or (node.expanded and not node.moves):
                     value = float(node.proven)
                     self._backup(path, value, vl)
+                    self._propagate_proofs(path, node)
                     playouts += 1
                 elif node.pending:  # another leaf of this batch: undo the virtual loss only
                     for parent, i in path:
@@ -200,13 +206,13 @@ class MCTS:
                     value = self._settle(b, node, ply)
                     if value is not None:
                         self._backup(path, value, vl)
-                        self._propagate_proofs(path)
+                        self._propagate_proofs(path, node)
                         playouts += 1
                     else:
                         node.pending = True
                         batch.append((path, node, b.copy()))
                 for _ in range(ply):
-                    b.undo()
+                    lib.rj_undo(b._b)
             if batch:
                 logits, values = self.ev.evaluate([leaf_board for _, _, leaf_board in batch])
                 for (path, node, leaf_board), lg, v in zip(batch, logits, values):
