@@ -131,19 +131,21 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     return rows
 
 
+def section(start: str, end: str, title: str, command: str, rows: list[tuple[str, ...]], note: str = "") -> str:
+    """A docs/benchmarks.md section between its markers: title, command, date and machine, an
+    optional note, and a table of (measure, value[, target]) rows."""
+    targets = len(rows[0]) == 3 if rows else False
+    lines = [start, f"## {title}", "", f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", ""]
+    if note:
+        lines += [note, ""]
+    lines += ["| measure | value | target |", "| --- | --- | --- |"] if targets else ["| measure | value |",
+                                                                                  "| --- | --- |"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines + ["", end])
+
+
 def render(rows: list[tuple[str, str, str]], command: str) -> str:
-    lines = [
-        START,
-        "## Native core (issue: native Renju core)",
-        "",
-        f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}",
-        "",
-        "| measure | value | target |",
-        "| --- | --- | --- |",
-    ]
-    lines += [f"| {name} | {value} | {target} |" for name, value, target in rows]
-    lines += ["", END]
-    return "\n".join(lines)
+    return section(START, END, "Native core (issue: native Renju core)", command, rows)
 
 
 def write(path: Path, section: str, start: str = START, end: str = END) -> None:

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.bench import machine, write
+from engine.bench import section, write
 from engine.board import Board, Rule
 from engine.enginepipe import PYTHON_ENGINE, EngineProcess
 
@@ -109,16 +109,10 @@ def run(exe: Path | None, onedir: Path | None, moves: int) -> list[tuple[str, st
     return rows
 
 
-def render(rows: list[tuple[str, str]], command: str) -> str:
-    import datetime
-
-    lines = [START, "## Protocol engine (issue: the Gomocup protocol engine)", "",
-             f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", "",
-             "Allowed = min(timeout_turn, time_left) as the manager sends them; used = from writing the "
-             "command to reading the move, as the referee measures it. Target: max ratio < 0.9.", "",
-             "| measure | value |", "| --- | --- |"]
-    lines += [f"| {name} | {value} |" for name, value in rows] + ["", END]
-    return "\n".join(lines)
+def render(rows, command: str) -> str:
+    return section(START, END, "Protocol engine (issue: the Gomocup protocol engine)", command, rows,
+                   "Allowed = min(timeout_turn, time_left) as the manager sends them; used = from writing the "
+                   "command to reading the move, as the referee measures it. Target: max ratio < 0.9.")
 
 
 def main(argv: list[str] | None = None) -> int:

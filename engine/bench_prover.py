@@ -8,13 +8,12 @@ Nodes are positions visited: every probe move of either side."""
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import random
 import statistics
 from pathlib import Path
 
-from engine.bench import machine, write
+from engine.bench import section, write
 from engine.board import Board, Color, Rule
 from engine.coords import format_point, parse_points
 from engine.players import Limits, PatternPlayer
@@ -113,13 +112,9 @@ def run() -> list[tuple[str, str, str]]:
 
 
 def render(rows, command: str) -> str:
-    lines = [START, "## Threat-space prover (issue: VCF / UTSS and the move filter)", "",
-             f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", "",
-             "Nodes are positions visited (each probe move of either side). Self-play positions: "
-             "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`).", "",
-             "| measure | value | target |", "| --- | --- | --- |"]
-    lines += [f"| {a} | {b} | {c} |" for a, b, c in rows] + ["", END]
-    return "\n".join(lines)
+    return section(START, END, "Threat-space prover (issue: VCF / UTSS and the move filter)", command, rows,
+                   "Nodes are positions visited (each probe move of either side). Self-play positions: "
+                   "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`).")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import datetime
 import pstats
 import time
 from pathlib import Path
 
-from engine.bench import machine, write
+from engine.bench import section, write
 from engine.board import Board
 from engine.coords import parse_points
 from engine.net.onnx_eval import load_evaluator
@@ -66,13 +65,9 @@ def run(model: str | None, seconds: float) -> list[tuple[str, str]]:
 
 
 def render(rows, command: str) -> str:
-    lines = [START, "## Search (issue: MCTS with an ONNX policy-value net)", "",
-             f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", "",
-             "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
-             "cannot be overtaken, so playouts/s is computed over the time actually spent.", "",
-             "| measure | value |", "| --- | --- |"]
-    lines += [f"| {a} | {b} |" for a, b in rows] + ["", END]
-    return "\n".join(lines)
+    return section(START, END, "Search (issue: MCTS with an ONNX policy-value net)", command, rows,
+                   "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
+                   "cannot be overtaken, so playouts/s is computed over the time actually spent.")
 
 
 def main(argv: list[str] | None = None) -> int:
