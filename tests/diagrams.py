@@ -23,16 +23,21 @@ def parse_diagram(rows):
         assert len(row) == n, "diagram must be square: row %d is %r" % (i, row)
         y = n - 1 - i
         for x, ch in enumerate(row):
-            if ch == "X":
-                grid[x][y] = BLACK
-            elif ch == "O":
-                grid[x][y] = WHITE
-            elif ch.islower():
-                assert ch not in marks, "mark %r used twice" % ch
-                marks[ch] = (x, y)
-            else:
-                assert ch == ".", "unexpected character %r" % ch
+            _put(grid, marks, x, y, ch)
     return grid, marks
+
+
+def _put(grid, marks, x, y, ch):
+    """One diagram cell: X black, O white, a lower-case letter a named empty point, . empty."""
+    if ch == "X":
+        grid[x][y] = BLACK
+    elif ch == "O":
+        grid[x][y] = WHITE
+    elif ch.islower():
+        assert ch not in marks, "mark %r used twice" % ch
+        marks[ch] = (x, y)
+    else:
+        assert ch == ".", "unexpected character %r" % ch
 
 
 def empty_board(n=15):
@@ -45,12 +50,7 @@ def row_board(row, y=7, n=15):
     grid = empty_board(n)
     marks = {}
     for x, ch in enumerate(row):
-        if ch == "X":
-            grid[x][y] = BLACK
-        elif ch == "O":
-            grid[x][y] = WHITE
-        elif ch.islower():
-            marks[ch] = (x, y)
+        _put(grid, marks, x, y, ch)
     return grid, marks
 
 

@@ -6,6 +6,7 @@ import random
 import numpy as np
 
 from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, Color, Pattern, Rule
+from tests.randomgames import random_game
 
 
 def reference(board: Board) -> np.ndarray:
@@ -45,14 +46,7 @@ def test_planes_match_reference_on_random_games():
     buf = np.zeros((7, 15, 15), dtype=np.float32)
     for rule in (Rule.RENJU, Rule.FREESTYLE):
         for _ in range(15):
-            board = Board(15, rule)
-            for _ in range(rng.randint(1, 40)):
-                moves = board.candidate_moves(2)
-                if not moves:
-                    break
-                board.play(*rng.choice(moves))
-                if board.game_over:
-                    break
+            board = random_game(rng, rule, rng.randint(1, 40))
             if board.game_over:
                 board.undo()
             got = board.planes(buf)

@@ -11,6 +11,7 @@ from engine.board import Board, Color, Result, Rule
 from engine.prover import Prover, solve
 from tests import diagrams as D
 from tests.conftest import VECTORS
+from tests.randomgames import random_game
 
 
 def quintet_point(name: str) -> tuple[int, int]:
@@ -100,14 +101,7 @@ def test_random_positions_with_a_one_move_win_are_solved(rule):
     rng = random.Random(int(rule))
     found = 0
     while found < 25:
-        board = Board(15, rule)
-        for _ in range(rng.randint(8, 60)):
-            legal = board.candidate_moves(2)
-            if not legal:
-                break
-            board.play(*rng.choice(legal))
-            if board.game_over:
-                break
+        board = random_game(rng, rule, rng.randint(8, 60))
         if board.game_over:
             continue
         winning = [m for m in board.legal_moves() if board.wins_at(*m)]
