@@ -16,7 +16,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml setup.py native/build_ffi.py $(CSRC) $(CHDR)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,train]'
 	touch $@
 
 # The C core must stay -Wall -Wextra clean: compile every file on its own with -Werror.

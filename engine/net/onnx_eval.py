@@ -16,10 +16,24 @@ log = logging.getLogger("pbrain.net")
 META_FEATURE_VERSION = "feature_version"
 
 
+def cuda_driver_present() -> bool:
+    """Is an NVIDIA driver installed? Without one, asking onnxruntime for CUDA only costs a second
+    of start-up and a screenful of errors."""
+    import ctypes
+
+    for name in ("libcuda.so.1", "nvcuda.dll"):
+        try:
+            ctypes.CDLL(name)
+            return True
+        except OSError:
+            continue
+    return False
+
+
 class ONNXEvaluator(Evaluator):
     name = "onnx"
 
-    def __init__(self, path: str | Path, threads: int = 1, gpu: bool | None = None) -> None:
+    def __init__(self, path: str | Path, threads: int = 1, gpu: bool | None = None, quiet: bool = True) -> None:
         import onnxruntime as ort  # imported here: the search never needs it
 
         path = Path(path)
@@ -29,8 +43,11 @@ class ONNXEvaluator(Evaluator):
         opts.intra_op_num_threads = max(1, threads)
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3  # errors only, and those go to stderr
+        ort.set_default_logger_severity(4 if quiet else 2)  # provider-loading chatter
         wanted = ["CPUExecutionProvider"]
-        if gpu is not False and "CUDAExecutionProvider" in ort.get_available_providers():
+        if gpu is None:
+            gpu = cuda_driver_present()
+        if gpu and "CUDAExecutionProvider" in ort.get_available_providers():
             wanted.insert(0, "CUDAExecutionProvider")
         try:
             self.session = ort.InferenceSession(str(path), sess_options=opts, providers=wanted)

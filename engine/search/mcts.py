@@ -30,10 +30,14 @@ class MCTSConfig:
     utss_depth: int = 5  # plies per UTSS call
     utss_nodes: int = 3000  # node budget per UTSS call
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
+    move_filter: bool = True  # False: expand over every legal move (the ablation)
+    utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
+    dirichlet_alpha: float = 0.0  # > 0: root noise for self-play
+    dirichlet_eps: float = 0.25
 
 
 class Node:
-    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending")
+    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -46,6 +50,7 @@ class Node:
         self.expanded = False
         self.visits = 0
         self.pending = False
+        self.noised = False
 
 
 @dataclass
@@ -59,9 +64,10 @@ class SearchInfo:
 
 
 class MCTS:
-    def __init__(self, evaluator: Evaluator, config: MCTSConfig | None = None) -> None:
+    def __init__(self, evaluator: Evaluator, config: MCTSConfig | None = None, seed: int | None = None) -> None:
         self.ev = evaluator
         self.cfg = config or MCTSConfig()
+        self.rng = np.random.default_rng(seed)
         self.prover = Prover(tt_bits=16)
         self.root: Node | None = None
         self.root_moves: list[Move] = []
@@ -102,7 +108,7 @@ class MCTS:
         if theirs == 3 or (theirs == 2 and not b.candidate_moves(self.cfg.radius)):
             node.proven = -1
             return -1.0
-        if ply <= self.cfg.utss_plies and b.stone_count >= 4:
+        if self.cfg.utss and ply <= self.cfg.utss_plies and b.stone_count >= 4:
             proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth, budget_nodes=self.cfg.utss_nodes)
             if proof.result in ("win", "loss"):
                 node.proven = 1 if proof.result == "win" else -1
@@ -110,7 +116,7 @@ class MCTS:
         return None
 
     def _expand(self, node: Node, b: Board, logits: np.ndarray) -> None:
-        moves = b.candidate_moves(self.cfg.radius)
+        moves = b.candidate_moves(self.cfg.radius) if self.cfg.move_filter else b.legal_moves()
         n = b.size
         if not moves:
             node.proven = 0
@@ -168,6 +174,11 @@ class MCTS:
                 self._settle(b, root, 0)  # a proven root ends the search at once
             logits, _ = self.ev.evaluate([b])
             self._expand(root, b, logits[0])
+        if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
+            noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(root.moves))
+            eps = self.cfg.dirichlet_eps
+            root.priors = ((1 - eps) * root.priors + eps * noise).astype(np.float32)
+            root.noised = True
         playouts = 0
         vl = self.cfg.virtual_loss
         while True:

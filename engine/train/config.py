@@ -1,0 +1,103 @@
+"""Training settings as dataclasses; every field is also a command-line flag (`--games 40`,
+`--no-utss`), so a run is fully described by its config.json."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class NetConfig:
+    channels: int = 32
+    blocks: int = 3
+    threat_planes: bool = True  # False: planes 5-7 (attack, defence, live-two points) are zeroed
+
+
+@dataclass
+class SelfPlayConfig:
+    size: int = 15
+    rule: str = "renju"
+    playouts: int = 160  # per move
+    temperature_moves: int = 8  # moves sampled in proportion to visits; later moves take the most visited
+    dirichlet_alpha: float = 0.15
+    dirichlet_eps: float = 0.25
+    random_opening: int = 2  # plies played at random near the centre before the search takes over
+    utss: bool = True
+    move_filter: bool = True
+    bootstrap_heuristic: bool = True  # until the first net exists, self-play uses the heuristic evaluator
+    resign_proven: bool = True  # a proven root ends the game with its exact result
+    max_moves: int = 200
+
+
+@dataclass
+class LearnConfig:
+    batch: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    steps: int = 60  # updates per iteration
+    epochs_per_batch: int = 3  # passes over one sampled batch, cut short by the KL target
+    kl_target: float = 0.02
+    buffer_games: int = 3000  # replay buffer size in games
+    value_weight: float = 1.0
+
+
+@dataclass
+class RunConfig:
+    run: str = "runs/latest"
+    iterations: int = 10
+    games: int = 40  # self-play games per iteration
+    workers: int = 0  # 0: every core
+    seed: int = 1
+    eval_every: int = 0  # iterations between evaluation matches (0: none)
+    eval_games: int = 20
+    eval_ms: int = 100
+    net: NetConfig = field(default_factory=NetConfig)
+    play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    learn: LearnConfig = field(default_factory=LearnConfig)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), indent=2)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> RunConfig:
+        subs = {"net": NetConfig, "play": SelfPlayConfig, "learn": LearnConfig}
+        kw = {k: (subs[k](**v) if k in subs else v) for k, v in d.items()}
+        return cls(**kw)
+
+    @classmethod
+    def load(cls, path: Path) -> RunConfig:
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+
+def _flags(obj, prefix: str = ""):
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if dataclasses.is_dataclass(value):
+            yield from _flags(value, "")
+        else:
+            yield f.name, value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per leaf field (names are unique across the sub-configs)."""
+    for name, value in _flags(RunConfig()):
+        flag = "--" + name.replace("_", "-")
+        if isinstance(value, bool):
+            parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None)
+        else:
+            parser.add_argument(flag, dest=name, type=type(value), default=None)
+
+
+def apply_overrides(cfg: RunConfig, args: argparse.Namespace) -> RunConfig:
+    def walk(obj):
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if dataclasses.is_dataclass(value):
+                walk(value)
+            elif getattr(args, f.name, None) is not None:
+                setattr(obj, f.name, getattr(args, f.name))
+    walk(cfg)
+    return cfg

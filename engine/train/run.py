@@ -1,0 +1,144 @@
+"""The training loop over a resumable run folder:
+config.json, state.json, checkpoint.pt, buffer.npz, log.jsonl, model.onnx (+ model.json)."""
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import multiprocessing as mp
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from engine.board import FEATURE_VERSION
+from engine.train.buffer import ReplayBuffer
+from engine.train.config import RunConfig
+from engine.train.evaluate import eval_game
+from engine.train.learner import Learner
+from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.selfplay import init_worker, worker_game
+
+log = logging.getLogger("pbrain.train")
+
+
+class Run:
+    def __init__(self, cfg: RunConfig) -> None:
+        self.cfg = cfg
+        self.dir = Path(cfg.run)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        torch.manual_seed(cfg.seed)
+        self.net = PolicyValueNet(cfg.net)
+        self.learner = Learner(self.net, cfg.learn)
+        self.buffer = ReplayBuffer(cfg.learn.buffer_games)
+        self.state = {"iteration": 0, "games": 0, "steps": 0, "positions": 0, "trained": False}
+        if (self.dir / "state.json").exists():
+            self._resume()
+        else:
+            (self.dir / "config.json").write_text(cfg.to_json() + "\n")
+
+    @property
+    def model_path(self) -> Path:
+        return self.dir / "model.onnx"
+
+    def _resume(self) -> None:
+        self.state = json.loads((self.dir / "state.json").read_text())
+        ckpt = torch.load(self.dir / "checkpoint.pt", weights_only=False)
+        self.net.load_state_dict(ckpt["net"])
+        self.learner.opt.load_state_dict(ckpt["opt"])
+        self.learner.lr_mult = ckpt["lr_mult"]
+        if (self.dir / "buffer.npz").exists():
+            self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games)
+        log.info("resumed %s at iteration %d", self.dir, self.state["iteration"])
+
+    def _save(self) -> None:
+        torch.save({"net": self.net.state_dict(), "opt": self.learner.opt.state_dict(),
+                    "lr_mult": self.learner.lr_mult}, self.dir / "checkpoint.pt")
+        self.buffer.save(self.dir / "buffer.npz")
+        (self.dir / "state.json").write_text(json.dumps(self.state, indent=2) + "\n")
+
+    def _workers(self) -> int:
+        return self.cfg.workers or os.cpu_count() or 1
+
+    def _pool(self, model: str | None):
+        return mp.get_context("spawn").Pool(self._workers(), initializer=init_worker, initargs=(model,))
+
+    def selfplay(self, it: int) -> dict:
+        cfg = self.cfg
+        model = str(self.model_path) if self.state["trained"] else None
+        if model is None and not cfg.play.bootstrap_heuristic:
+            model = str(self.model_path)
+            self.export()  # the untrained net plays the first games
+        seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g) for g in range(cfg.games)]
+        lengths, branching, proven, wins = [], [], 0, {0: 0, 1: 0, 2: 0}
+        positions = 0
+        with self._pool(model) as pool:
+            for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
+                            desc=f"self-play {it}", leave=False, disable=None):
+                arrays = rec.arrays()
+                if len(arrays["value"]):
+                    self.buffer.add(it, arrays)
+                    positions += len(arrays["value"])
+                lengths.append(len(rec.moves))
+                branching.extend(rec.branching)
+                proven += rec.proven_end
+                wins[rec.winner] += 1
+        self.state["games"] += len(seeds)
+        self.state["positions"] += positions
+        return {"games": len(seeds), "positions": positions, "lengths": lengths,
+                "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
+                "branching_hist": np.bincount(np.minimum(branching, 80), minlength=81).tolist(),
+                "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
+                "evaluator": "heuristic" if model is None else "net"}
+
+    def train(self, rng: np.random.Generator) -> dict:
+        stats = [self.learner.step(self.buffer.sample(self.cfg.learn.batch, rng), rng)
+                 for _ in tqdm(range(self.cfg.learn.steps), desc="train", leave=False, disable=None)]
+        self.state["steps"] += len(stats)
+        self.state["trained"] = True
+        mean = lambda f: float(np.mean([getattr(s, f) for s in stats]))  # noqa: E731
+        return {k: mean(k) for k in ("loss", "policy_loss", "value_loss", "entropy", "kl", "lr", "epochs")}
+
+    def export(self) -> None:
+        meta = {"channels": self.cfg.net.channels, "blocks": self.cfg.net.blocks,
+                "threat_planes": int(self.cfg.net.threat_planes), "iteration": self.state["iteration"]}
+        export_onnx(self.net, self.model_path, self.cfg.play.size, meta)
+        write_sidecar(self.model_path, self.sidecar())
+
+    def sidecar(self) -> dict:
+        return {"made_by": "python -m engine.train", "date": datetime.date.today().isoformat(),
+                "feature_version": FEATURE_VERSION, "iterations": self.state["iteration"],
+                "selfplay_games": self.state["games"], "positions": self.state["positions"],
+                "training_steps": self.state["steps"], "config": json.loads(self.cfg.to_json())}
+
+    def evaluate(self, opponent: str) -> float:
+        args = [(str(self.model_path), opponent, i, self.cfg.eval_ms) for i in range(self.cfg.eval_games)]
+        with mp.get_context("spawn").Pool(self._workers()) as pool:
+            points = list(pool.imap_unordered(eval_game, args))
+        return float(np.mean(points))
+
+    def loop(self) -> None:
+        rng = np.random.default_rng(self.cfg.seed + self.state["iteration"])
+        while self.state["iteration"] < self.cfg.iterations:
+            it = self.state["iteration"]
+            t0 = time.time()
+            entry = {"iteration": it, "selfplay": self.selfplay(it)}
+            t1 = time.time()
+            entry["train"] = self.train(rng)
+            self.state["iteration"] = it + 1
+            self.export()
+            if self.cfg.eval_every and (it + 1) % self.cfg.eval_every == 0:
+                entry["eval"] = {opp: self.evaluate(opp) for opp in ("greedy", "alphabeta")}
+            entry.update(seconds_selfplay=t1 - t0, seconds_total=time.time() - t0, total_games=self.state["games"],
+                         total_steps=self.state["steps"])
+            with open(self.dir / "log.jsonl", "a") as f:
+                f.write(json.dumps(entry) + "\n")
+            self._save()
+            sp, tr = entry["selfplay"], entry["train"]
+            log.info("iteration %d: %d games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
+                     "kl %.4f lr %.2g%s", it, sp["games"], sp["mean_length"], sp["branching"], tr["loss"],
+                     tr["policy_loss"], tr["value_loss"], tr["kl"], tr["lr"],
+                     f" eval {entry['eval']}" if "eval" in entry else "")
