@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         return solve_main(argv[1:])
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
     ap.add_argument("--player", default="pattern", help="which player answers (default: %(default)s)")
+    ap.add_argument("--model", default=None,
+                    help="ONNX model for the search player (default: the shipped one)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
     args = ap.parse_args(argv)
     out = protocol_stdout()
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.registry import make_player
 
     logs.setup(args.log_level)
-    player = make_player(args.player)
+    player = make_player(args.player, model=args.model)
     session = Session(player, startup=startup_seconds(), on_folder=logs.add_folder)
     sys.stdin.reconfigure(errors="replace")
     return serve(session, sys.stdin, out)

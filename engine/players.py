@@ -9,6 +9,7 @@ import abc
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +26,7 @@ class Limits:
     optimum: float = 0.0  # seconds the player should aim to use
     stop: threading.Event = field(default_factory=threading.Event)  # set by STOP/YXSTOP/END
     max_nodes: int = 0  # 0: no node limit (INFO max_node)
+    report: Callable[[str], None] | None = None  # realtime MESSAGE texts while thinking (INFO show_detail)
 
     def expired(self) -> bool:
         return self.stop.is_set() or time.monotonic() >= self.deadline
@@ -38,6 +40,9 @@ class Player(abc.ABC):
 
     def clear_hash(self) -> None:
         """Drop caches (YXHASHCLEAR)."""
+
+    def set_threads(self, threads: int) -> None:
+        """INFO thread_num: how many threads the player may use (most use one)."""
 
     @abc.abstractmethod
     def ranked(self, board: Board, limits: Limits) -> list[tuple[Move, float]]:

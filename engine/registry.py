@@ -16,8 +16,10 @@ PLAYERS: dict[str, type[Player]] = {
 }
 
 
-def make_player(name: str) -> Player:
-    try:
-        return PLAYERS[name]()
-    except KeyError:
-        raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}") from None
+def make_player(name: str, model: str | None = None) -> Player:
+    """The player called `name`; `model` (an ONNX file) is for the search player only."""
+    if name not in PLAYERS:
+        raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}")
+    if model is not None and name == "mcts":
+        return MCTSPlayer(model=model)
+    return PLAYERS[name]()

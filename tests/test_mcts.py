@@ -110,3 +110,38 @@ def test_nbest_lists_root_moves_by_visits():
     assert len(nbest) == 3 and replies[-1].count(",") == 1
     assert nbest[0].split()[3] == replies[-1]
     assert len({r.split()[3] for r in nbest}) == 3
+
+
+def test_realtime_lines_only_when_show_detail_asks():
+    emitted: list[str] = []
+    s = Session(MCTSPlayer(model=None), emit=emitted.append)
+    s.handle("START 15")
+    s.handle("INFO timeout_turn 1500")
+    first = s.handle("TURN 7,7")[-1]
+    assert emitted == []  # show_detail off: nothing while thinking
+    s.handle("INFO show_detail 1")
+    replies = s.handle("TURN 9,9")
+    assert emitted[0] == "MESSAGE REALTIME REFRESH"
+    best = [e for e in emitted if e.startswith("MESSAGE REALTIME BEST ")]
+    pos = [e for e in emitted if e.startswith("MESSAGE REALTIME POS ")]
+    assert best and pos
+    board = Board.from_moves([(7, 7), tuple(map(int, first.split(","))), (9, 9)])
+    for line in best + pos:  # each names an empty point of the position searched
+        x, y = map(int, line.split()[-1].split(","))
+        assert board[x, y] == Color.EMPTY
+    assert not any(r.startswith("MESSAGE REALTIME") for r in replies)  # realtime lines go out at once
+
+
+def test_info_thread_num_reaches_the_onnx_session(tmp_path):
+    from tests.test_evaluator import tiny_net
+
+    path = tmp_path / "tiny.onnx"
+    tiny_net(path)
+    player = MCTSPlayer(model=str(path))
+    assert player.mcts.ev.name == "onnx" and player.mcts.ev.threads == 1
+    s = Session(player)
+    s.handle("START 15")
+    s.handle("INFO thread_num 2")
+    assert player.mcts.ev.threads == min(2, __import__("os").cpu_count())
+    s.handle("INFO thread_num 0")  # nonsense is clamped to one thread
+    assert player.mcts.ev.threads == 1

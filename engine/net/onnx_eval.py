@@ -40,7 +40,8 @@ class ONNXEvaluator(Evaluator):
         if not path.is_file():
             raise ModelError(f"model {path} not found")
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = max(1, threads)
+        self.threads = max(1, threads)
+        opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3  # errors only, and those go to stderr
         ort.set_default_logger_severity(4 if quiet else 2)  # provider-loading chatter

@@ -18,6 +18,18 @@ log = logging.getLogger("pbrain.loop")
 def serve(session: Session, inp: TextIO, out: TextIO) -> int:
     """Run the protocol until END or end of input; returns the exit status (0)."""
     lines: queue.Queue[tuple[str, float] | None] = queue.Queue()
+    write_lock = threading.Lock()
+
+    def emit(text: str) -> None:
+        """Realtime lines from a thinking player; a closed pipe is the reader's business."""
+        with write_lock:
+            try:
+                out.write(text + "\n")
+                out.flush()
+            except (OSError, ValueError):
+                pass
+
+    session.emit = emit
 
     def reader() -> None:
         try:
@@ -43,8 +55,9 @@ def serve(session: Session, inp: TextIO, out: TextIO) -> int:
         if session.ended:
             return 0
         try:
-            for reply in replies:
-                out.write(reply + "\n")
-            out.flush()
+            with write_lock:
+                for reply in replies:
+                    out.write(reply + "\n")
+                out.flush()
         except (OSError, ValueError):
             return 0

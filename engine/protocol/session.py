@@ -7,6 +7,7 @@ position."""
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -46,12 +47,14 @@ class Session:
         clock: Callable[[], float] = time.monotonic,
         startup: float = 0.0,
         on_folder: Callable[[Path], None] | None = None,
+        emit: Callable[[str], None] | None = None,
     ) -> None:
         self.player = player
         self.stop = stop or threading.Event()
         self.clock = clock
         self.startup = startup  # seconds of loading the first move's clock still pays for
         self.on_folder = on_folder
+        self.emit = emit  # writes a line at once, while the player thinks (realtime analysis)
         self.board: Board | None = None
         self.rule = Rule.FREESTYLE  # Gomocup's rule 0 until INFO rule says otherwise
         self.tc = TimeControl()
@@ -168,6 +171,8 @@ class Session:
                                     f"needs ({used >> 20} MB in use); it will play without a search tree")
         elif key == "rule":
             self._set_rule(number)
+        elif key == "thread_num":
+            self.player.set_threads(max(1, min(number, os.cpu_count() or 1)))
         elif key not in STORED_KEYS:
             log.info("INFO %s %s: unknown key, ignored", key, value)
 
@@ -252,8 +257,13 @@ class Session:
         self.startup = 0.0  # only the process's first move pays for loading
         self.stop.clear()
         max_node = self.info.get("max_node", 0)
+        detail = self.info.get("show_detail", 0)
+        report = None
+        if self.emit is not None and isinstance(detail, int) and detail > 0:
+            emit = self.emit
+            report = lambda text: emit(f"MESSAGE {text}")  # noqa: E731
         return Limits(deadline=received + b.maximum, optimum=b.optimum, stop=self.stop,
-                      max_nodes=max(0, int(max_node)) if isinstance(max_node, int) else 0)
+                      max_nodes=max(0, int(max_node)) if isinstance(max_node, int) else 0, report=report)
 
     def _think(self, board: Board, received: float) -> Move:
         """The player's move, or a safe legal one if the player fails: a crash or an illegal

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,8 @@ from engine.board import Board, Move, Result
 from engine.native import lib
 from engine.net.evaluator import Evaluator
 from engine.prover import Prover
+
+REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
 
 
 @dataclass
@@ -164,7 +167,10 @@ class MCTS:
 
     # ---- the search ---------------------------------------------------------------------
 
-    def search(self, board: Board, deadline: float, optimum: float, max_playouts: int = 0, stop=None) -> Move:
+    def search(self, board: Board, deadline: float, optimum: float, max_playouts: int = 0, stop=None,
+               report: Callable[[str], None] | None = None) -> Move:
+        """The move to play. `report` receives Yixin-style realtime texts (REALTIME BEST x,y when
+        the most visited root move changes, REALTIME POS x,y for the root move being searched)."""
         t0 = time.monotonic()
         soft = min(deadline, t0 + optimum)
         root = self._root_for(board)
@@ -181,8 +187,19 @@ class MCTS:
             root.noised = True
         playouts = 0
         vl = self.cfg.virtual_loss
+        last_report, reported_best, root_pick = t0, None, -1
+        if report:
+            report("REALTIME REFRESH")
         while True:
             now = time.monotonic()
+            if report and now - last_report >= REPORT_EVERY_S and len(root.moves):
+                last_report = now
+                best_move = root.moves[int(np.argmax(root.N))]
+                if best_move != reported_best:
+                    reported_best = best_move
+                    report("REALTIME BEST %d,%d" % best_move)
+                if root_pick >= 0:
+                    report("REALTIME POS %d,%d" % root.moves[root_pick])
             if root.proven or now >= soft or (max_playouts and playouts >= max_playouts) or (stop and stop.is_set()):
                 break
             if len(root.moves) == 1:
@@ -195,6 +212,8 @@ class MCTS:
                 node, ply = root, 0
                 while node.expanded and not node.proven and node.moves:
                     i = self._select(node)
+                    if node is root:
+                        root_pick = i
                     path.append((node, i))
                     node.N[i] += vl
                     node.W[i] -= vl

@@ -23,12 +23,21 @@ class MCTSPlayer(Player):
     name = "mcts"
 
     def __init__(self, model: str | None = "shipped", threads: int = 1, config: MCTSConfig | None = None) -> None:
-        path = shipped_model() if model == "shipped" else model
-        evaluator, self.load_message = load_evaluator(path, threads=threads)
+        self.model_path = shipped_model() if model == "shipped" else model
+        self.threads = threads
+        evaluator, self.load_message = load_evaluator(self.model_path, threads=threads)
         if self.load_message:
             log.warning(self.load_message)
         self.mcts = MCTS(evaluator, config)
         self.fallback = PatternPlayer()
+
+    def set_threads(self, threads: int) -> None:
+        """INFO thread_num: onnxruntime's intra-op threads (the tree search itself is one thread)."""
+        if threads == self.threads or self.mcts.ev.name != "onnx":
+            return
+        evaluator, message = load_evaluator(self.model_path, threads=threads)
+        if message is None:
+            self.mcts.ev, self.threads = evaluator, threads
 
     def new_game(self) -> None:
         self.mcts.clear()
@@ -55,7 +64,8 @@ class MCTSPlayer(Player):
         left = limits.deadline - time.monotonic()
         if left <= 0.005:  # no time to search: the pattern policy answers at once
             return self.fallback.ranked(board, limits)
-        move = self.mcts.search(board, limits.deadline, limits.optimum or left, limits.max_nodes, limits.stop)
+        move = self.mcts.search(board, limits.deadline, limits.optimum or left, limits.max_nodes, limits.stop,
+                                limits.report)
         root = self.mcts.root
         others = sorted(((m, float(n)) for m, n in zip(root.moves, root.N) if m != move), key=lambda t: -t[1])
         chosen = float(root.N[root.moves.index(move)]) if move in root.moves else 0.0

@@ -1,0 +1,242 @@
+"""The training pipeline: symmetries, the replay buffer, the learner's KL control, the config
+flags, the ablation switches, export checked against torch, and a tiny end-to-end run whose model
+the engine then loads and plays."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, Rule  # noqa: E402
+from engine.net.evaluator import HeuristicEvaluator  # noqa: E402
+from engine.net.onnx_eval import ONNXEvaluator  # noqa: E402
+from engine.search.mcts import MCTS, MCTSConfig  # noqa: E402
+from engine.search.player import MCTSPlayer  # noqa: E402
+from engine.train.augment import augment, augment_batch, transform  # noqa: E402
+from engine.train.buffer import ReplayBuffer  # noqa: E402
+from engine.train.config import LearnConfig, NetConfig, RunConfig, add_arguments, apply_overrides  # noqa: E402
+from engine.train.learner import Learner  # noqa: E402
+from engine.train.model import PolicyValueNet, export_onnx, verify_onnx  # noqa: E402
+from engine.train.selfplay import play_game  # noqa: E402
+from engine.train.config import SelfPlayConfig  # noqa: E402
+from tests.randomgames import random_game  # noqa: E402
+
+
+def point_map(k: int, n: int):
+    """Where symmetry k sends each point, read off `transform` applied to one-hot boards."""
+    out = {}
+    for y in range(n):
+        for x in range(n):
+            a = np.zeros((n, n))
+            a[y, x] = 1
+            ty, tx = np.argwhere(transform(a, k))[0]
+            out[(x, y)] = (int(tx), int(ty))
+    return out
+
+
+@pytest.mark.parametrize("k", range(8))
+def test_symmetry_maps_planes_and_policy_like_the_board(k):
+    """The planes of the transformed game equal the transformed planes (so the C features are
+    equivariant), and a policy's mass follows its move."""
+    n = 15
+    rng = random.Random(k)
+    board = random_game(rng, Rule.RENJU, 24)
+    moves = board.moves
+    pm = point_map(k, n)
+    image = Board.from_moves([pm[m] for m in moves], n, Rule.RENJU)
+    policy = np.zeros(n * n, dtype=np.float32)
+    target = board.candidate_moves()[0]
+    policy[target[1] * n + target[0]] = 1.0
+    planes, p = augment(board.planes(), policy, k)
+    np.testing.assert_array_equal(planes, image.planes())
+    tx, ty = pm[target]
+    assert p[ty * n + tx] == 1.0 and p.sum() == 1.0
+    xb, pb = augment_batch(board.planes()[None], policy[None], np.array([k]))
+    np.testing.assert_array_equal(xb[0], planes)
+    np.testing.assert_array_equal(pb[0], p)
+
+
+def test_the_eight_symmetries_are_distinct():
+    a = np.arange(9).reshape(3, 3)
+    assert len({transform(a, k).tobytes() for k in range(8)}) == 8
+
+
+def fake_game(n_samples: int, value: float) -> dict:
+    return {"planes": np.zeros((n_samples, FEATURE_PLANES, 9, 9), np.uint8),
+            "policy": np.zeros((n_samples, 81), np.float16),
+            "value": np.full(n_samples, value, np.float32), "has_policy": np.ones(n_samples, bool)}
+
+
+def test_buffer_takes_half_from_the_newest_generation(tmp_path):
+    buf = ReplayBuffer(capacity_games=100)
+    for _ in range(10):
+        buf.add(0, fake_game(100, 0.0))  # 1000 old samples
+    buf.add(1, fake_game(50, 1.0))  # 50 new ones
+    batch = buf.sample(4000, np.random.default_rng(0))
+    assert (batch["value"] == 1.0).mean() == pytest.approx(0.5, abs=1e-9)
+    only_new = ReplayBuffer(10)
+    only_new.add(3, fake_game(5, 1.0))
+    assert (only_new.sample(64, np.random.default_rng(1))["value"] == 1.0).all()
+    buf.save(tmp_path / "b.npz")
+    again = ReplayBuffer.load(tmp_path / "b.npz", 100)
+    assert len(again) == len(buf) == 1050 and again.newest == 1
+
+
+def test_buffer_drops_the_oldest_games():
+    buf = ReplayBuffer(capacity_games=3)
+    for g in range(5):
+        buf.add(g, fake_game(2, float(g)))
+    assert [g for g, _ in buf.games] == [2, 3, 4]
+
+
+def batch_of(n=32, size=9, seed=0):
+    rng = np.random.default_rng(seed)
+    policy = rng.random((n, size * size)).astype(np.float32)
+    return {"planes": (rng.random((n, FEATURE_PLANES, size, size)) < 0.3).astype(np.uint8),
+            "policy": (policy / policy.sum(1, keepdims=True)).astype(np.float16),
+            "value": rng.choice([-1.0, 1.0], n).astype(np.float32), "has_policy": np.ones(n, bool)}
+
+
+def test_learner_shrinks_the_rate_when_the_policy_moves_too_far_and_grows_it_when_not():
+    torch.manual_seed(0)
+    strict = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=0.05, kl_target=1e-7))
+    s = strict.step(batch_of(), np.random.default_rng(0))
+    assert strict.lr_mult < 1.0 and s.epochs == 1  # stopped after the first pass
+    loose = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=1e-6, kl_target=10.0))
+    s = loose.step(batch_of(), np.random.default_rng(0))
+    assert loose.lr_mult > 1.0 and s.epochs == LearnConfig().epochs_per_batch
+
+
+def test_learner_fits_a_batch():
+    torch.manual_seed(0)
+    learner = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=3e-3, kl_target=10.0))
+    batch = batch_of(n=16)
+    first = learner.step(batch, np.random.default_rng(0)).loss
+    for i in range(30):
+        last = learner.step(batch, np.random.default_rng(i)).loss
+    assert last < first
+
+
+def test_config_flags_override_nested_fields():
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    cfg = apply_overrides(RunConfig(), parser.parse_args(["--no-utss", "--channels", "8", "--games", "3"]))
+    assert cfg.play.utss is False and cfg.net.channels == 8 and cfg.games == 3
+    assert cfg.play.move_filter is True  # untouched
+    assert RunConfig.from_dict(json.loads(cfg.to_json())) == cfg
+
+
+def test_without_threat_planes_the_net_ignores_them():
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1, threat_planes=False)).eval()
+    x = (torch.rand(2, FEATURE_PLANES, 9, 9) < 0.3).float()
+    y = x.clone()
+    y[:, 4:7] = 1 - y[:, 4:7]
+    with torch.no_grad():
+        assert torch.allclose(net(x)[0], net(y)[0]) and torch.allclose(net(x)[1], net(y)[1])
+        y[:, 0] = 1 - y[:, 0]
+        assert not torch.allclose(net(x)[0], net(y)[0])
+
+
+def test_without_the_move_filter_the_root_has_every_legal_move():
+    board = Board.from_moves([(7, 7), (8, 8), (7, 8)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(move_filter=False))
+    m.search(board, float("inf"), float("inf"), max_playouts=8)
+    assert sorted(m.root.moves) == sorted(board.legal_moves())
+    f = MCTS(HeuristicEvaluator(), MCTSConfig())
+    f.search(board, float("inf"), float("inf"), max_playouts=8)
+    assert len(f.root.moves) < len(m.root.moves)
+
+
+def test_without_utss_the_prover_is_never_asked(monkeypatch):
+    board = Board.from_moves([(7, 7), (8, 8), (7, 8), (9, 9), (6, 6)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(utss=False))
+    calls = []
+    monkeypatch.setattr(m.prover, "solve", lambda *a, **k: calls.append(1))
+    m.search(board, float("inf"), float("inf"), max_playouts=64)
+    assert not calls
+    with_utss = MCTS(HeuristicEvaluator(), MCTSConfig())
+    monkeypatch.setattr(with_utss.prover, "solve", lambda *a, **k: calls.append(1) or type("P", (), {"result": "unknown"}))
+    with_utss.search(board, float("inf"), float("inf"), max_playouts=64)
+    assert calls
+
+
+def test_root_noise_changes_the_priors_once():
+    board = Board.from_moves([(7, 7), (8, 8)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(dirichlet_alpha=0.3), seed=1)
+    plain = MCTS(HeuristicEvaluator(), MCTSConfig())
+    m.search(board, float("inf"), float("inf"), max_playouts=1)
+    plain.search(board, float("inf"), float("inf"), max_playouts=1)
+    assert not np.allclose(m.root.priors, plain.root.priors)
+    assert m.root.priors.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_selfplay_game_records_targets():
+    cfg = SelfPlayConfig(size=9, playouts=24, max_moves=40)
+    rec = play_game(HeuristicEvaluator(), cfg, seed=3)
+    a = rec.arrays()
+    n = len(a["value"])
+    assert n > 0 and a["planes"].shape == (n, FEATURE_PLANES, 9, 9)
+    pol = a["policy"][a["has_policy"]].astype(np.float32)
+    np.testing.assert_allclose(pol.sum(1), 1.0, atol=1e-2)
+    # targets only on empty points: planes 0 and 1 hold the stones
+    stones = a["planes"][a["has_policy"]][:, :2].sum(1).reshape(len(pol), -1)
+    assert (pol[stones > 0] == 0).all()
+    assert set(np.unique(a["value"])) <= {-1.0, 0.0, 1.0}
+    if rec.winner:  # the winner's samples carry +1 (unless proven otherwise, which agrees)
+        movers = np.array(rec.movers)
+        assert (a["value"][(movers == rec.winner) & np.isnan(rec.exact)] == 1.0).all()
+
+
+def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    path = tmp_path / "m.onnx"
+    export_onnx(net, path, 9, {"channels": 8})
+    assert verify_onnx(net, path, 9) < 1e-4
+    assert verify_onnx(net, path, 15) < 1e-4  # board size is a dynamic axis
+    ev = ONNXEvaluator(path)
+    assert ev.metadata["feature_version"] == str(FEATURE_VERSION) and ev.metadata["channels"] == "8"
+    board = Board.from_moves([(4, 4), (5, 5)], 9)
+    logits, values = ev.evaluate([board])
+    with torch.no_grad():
+        p, v = net.eval()(torch.from_numpy(board.planes()[None]))
+    np.testing.assert_allclose(logits[0], p[0].numpy(), atol=1e-4)
+    assert values[0] == pytest.approx(float(v[0]), abs=1e-4)
+
+
+def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):
+    run_dir = tmp_path / "run"
+    base = [sys.executable, "-m", "engine.train", "--run", str(run_dir), "--games", "2", "--playouts", "12",
+            "--steps", "1", "--batch", "16", "--workers", "1", "--size", "9", "--channels", "8", "--blocks", "1",
+            "--max-moves", "30"]
+    subprocess.run(base + ["--iterations", "1"], check=True, timeout=300, capture_output=True)
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["iteration"] == 1 and state["games"] == 2 and state["steps"] == 1
+    subprocess.run(base + ["--iterations", "2"], check=True, timeout=300, capture_output=True)
+    state = json.loads((run_dir / "state.json").read_text())
+    assert state["iteration"] == 2 and state["games"] == 4 and state["steps"] == 2
+    log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
+    assert [e["iteration"] for e in log] == [0, 1]
+    assert log[0]["selfplay"]["evaluator"] == "heuristic" and log[1]["selfplay"]["evaluator"] == "net"
+    assert (run_dir / "report.md").exists() and (run_dir / "report.png").stat().st_size > 1000
+    sidecar = json.loads((run_dir / "model.json").read_text())
+    assert sidecar["feature_version"] == FEATURE_VERSION and sidecar["selfplay_games"] == 4
+    # the engine loads the model (no fallback message) and plays a legal move through the protocol
+    player = MCTSPlayer(model=str(run_dir / "model.onnx"))
+    assert player.load_message is None and player.mcts.ev.name == "onnx"
+    script = "START 9\nINFO timeout_turn 300\nINFO rule 4\nBEGIN\nTURN 5,5\nEND\n"
+    out = subprocess.run([sys.executable, "-m", "engine", "--player", "mcts", "--model", str(run_dir / "model.onnx")],
+                         input=script, capture_output=True, text=True, timeout=60)
+    lines = [ln for ln in out.stdout.splitlines() if not ln.startswith("MESSAGE")]
+    assert lines[0] == "OK"
+    moves = [tuple(map(int, ln.split(","))) for ln in lines[1:]]
+    assert len(moves) == 2 and moves[0] != (5, 5) and len(set(moves)) == 2
+    assert "heuristic" not in out.stdout
