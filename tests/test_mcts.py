@@ -145,3 +145,25 @@ def test_info_thread_num_reaches_the_onnx_session(tmp_path):
     assert player.mcts.ev.threads == min(2, __import__("os").cpu_count())
     s.handle("INFO thread_num 0")  # nonsense is clamped to one thread
     assert player.mcts.ev.threads == 1
+
+
+def test_a_long_vcf_at_the_root_is_played_at_once():
+    """VCFs longer than the in-tree UTSS horizon are found by the root's deep VCF."""
+    from engine.bench_prover import board_of, load
+    from engine.prover import Prover
+
+    long = [r for r in load() if r["vcf_moves"] >= 6][:5]
+    assert long
+    for rec in long:
+        board = board_of(rec)
+        m = MCTS(HeuristicEvaluator())
+        move = m.search(board, time.monotonic() + 5, 1.0, max_playouts=50)
+        assert m.root.proven == 1 and move == m.root_line[0]
+        b = board.copy()
+        b.play(*move)
+        # the move is a four, and after every defence the attacker still has a VCF
+        assert b.threat(b.to_move.opponent) >= 2
+        for reply in b.candidate_moves():
+            b.play(*reply)
+            assert b.game_over or Prover().solve(b, "vcf", budget_ms=2000).result == "win"
+            b.undo()

@@ -37,6 +37,7 @@ class MCTSConfig:
     utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
     dirichlet_alpha: float = 0.0  # > 0: root noise for self-play
     dirichlet_eps: float = 0.25
+    root_vcf_ms: float = 40.0  # a deep VCF at a fresh root (at most a tenth of the move's time)
 
 
 class Node:
@@ -74,6 +75,7 @@ class MCTS:
         self.prover = Prover(tt_bits=16)
         self.root: Node | None = None
         self.root_moves: list[Move] = []
+        self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
         self.info = SearchInfo()
 
     def clear(self) -> None:
@@ -175,9 +177,16 @@ class MCTS:
         soft = min(deadline, t0 + optimum)
         root = self._root_for(board)
         b = board.copy()
+        self.root_line = []
         if not root.expanded:
             if b.stone_count >= 4:
                 self._settle(b, root, 0)  # a proven root ends the search at once
+        if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vcf_ms > 0:
+            budget = min(self.cfg.root_vcf_ms, 100 * min(optimum, deadline - t0))
+            proof = self.prover.solve(b, "vcf", budget_ms=max(budget, 1.0))
+            if proof.result == "win" and proof.line:
+                root.proven, self.root_line = 1, proof.line
+        if not root.expanded:
             logits, _ = self.ev.evaluate([b])
             self._expand(root, b, logits[0])
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
@@ -274,6 +283,8 @@ class MCTS:
             for m, c in zip(root.moves, root.children):
                 if c is not None and c.proven < 0:
                     return m
+            if self.root_line and self.root_line[0] in root.moves:
+                return self.root_line[0]
         order = np.argsort(-root.N)
         for i in order:  # avoid a proven loss while another move remains
             c = root.children[i]
