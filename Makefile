@@ -7,7 +7,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint match bench bench-search bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -56,6 +56,17 @@ TC       ?= 1000
 RULE     ?= renju
 match: install
 	$(PY) -m engine.match --engine "$(ENGINE)" --engine "$(OPPONENT)" --games $(GAMES) --tc $(TC) --rule $(RULE) --out matches/latest
+
+# A small self-play training that finishes on a 2-core machine in a few minutes (runs/small; the
+# README says how to run a large one, and on a GPU). Re-running resumes the run folder.
+TRAIN_ARGS ?= --iterations 4 --games 16 --playouts 64 --steps 20
+train: install
+	$(PY) -m engine.train --run runs/small $(TRAIN_ARGS)
+
+# The method's ablations at equal self-play budget (docs/training.md).
+ABLATE_ARGS ?=
+ablate: install
+	$(PY) -m engine.train.ablate --out runs/ablate $(ABLATE_ARGS)
 
 # The threat-space prover: nodes per second, solve rates on the self-play VCF set, puzzles.
 bench-prover: install

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return solve_main(argv[1:])
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
-    ap.add_argument("--player", default="pattern", help="which player answers (default: %(default)s)")
+    ap.add_argument("--player", default="mcts", help="which player answers (default: %(default)s)")
     ap.add_argument("--model", default=None,
                     help="ONNX model for the search player (default: the shipped one)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")

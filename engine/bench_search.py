@@ -2,7 +2,9 @@
 middle-game and tactical positions, with the share of time in the evaluator, in the C calls
 (candidate moves, proofs, threat checks) and in the Python tree — recorded in docs/benchmarks.md.
 
-    python -m engine.bench_search [--model models/x.onnx] [--seconds 1.0] [--write docs/benchmarks.md]
+    python -m engine.bench_search [--model models/x.onnx | --model none] [--seconds 1.0] [--write docs/benchmarks.md]
+
+By default the shipped model is measured, then the heuristic evaluator for comparison.
 """
 from __future__ import annotations
 
@@ -46,7 +48,8 @@ def profile_search(board: Board, evaluator, seconds: float) -> tuple[int, dict[s
 
 def run(model: str | None, seconds: float) -> list[tuple[str, str]]:
     evaluator, message = load_evaluator(model)
-    rows = [("evaluator", evaluator.name + (f" ({message})" if message else ""))]
+    label = Path(model).name if model and not message else evaluator.name
+    rows = [("evaluator", label + (f" ({message})" if message else ""))]
     for name, moves in POSITIONS.items():
         board = Board.from_moves(parse_points(moves))
         # A run without the profiler gives the speed; a profiled run gives the shares.
@@ -56,9 +59,9 @@ def run(model: str | None, seconds: float) -> list[tuple[str, str]]:
         spent = time.monotonic() - t0
         playouts, share = profile_search(board, evaluator, seconds)
         total = share["total"] or 1.0
-        rows.append((f"{name}: playouts per second", f"{mcts.info.playouts / spent:.0f} "
+        rows.append((f"[{label}] {name}: playouts per second", f"{mcts.info.playouts / spent:.0f} "
                      f"({mcts.info.playouts} in {spent:.2f} s)"))
-        rows.append((f"{name}: time in evaluator / C / Python tree (profiled)",
+        rows.append((f"[{label}] {name}: time in evaluator / C / Python tree (profiled)",
                      f"{share['net'] / total:.0%} / {share['c'] / total:.0%} / "
                      f"{max(0.0, 1 - (share['net'] + share['c']) / total):.0%}"))
     return rows
@@ -72,11 +75,16 @@ def render(rows, command: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", default=None)
+    ap.add_argument("--model", default="shipped", help="an ONNX file, 'shipped' (default) or 'none'")
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--write", type=Path)
     args = ap.parse_args(argv)
-    rows = run(args.model, args.seconds)
+    from engine.search.player import shipped_model
+
+    model = shipped_model() if args.model == "shipped" else None if args.model == "none" else args.model
+    rows = run(model, args.seconds)
+    if model is not None:  # the heuristic evaluator beside the net, measured in the same run
+        rows += run(None, args.seconds)[1:]
     for a, b in rows:
         print(f"{a:<60s} {b}")
     if args.write:

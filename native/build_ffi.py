@@ -130,6 +130,8 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
              rj_proof *out);
 
 int rj_planes(rj_board *b, float *out);
+int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,
+                   float c_puct, float fpu);
 int rj_point_scores(rj_board *b, int32_t *out);
 int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
                  int64_t *nodes);
@@ -150,6 +152,7 @@ ffibuilder.set_source(
     include_dirs=[str((HERE / "include").relative_to(ROOT))],
     # MSVC on Windows, gcc/clang elsewhere; `make cwarn` holds the sources to -Wall -Wextra -Werror.
     extra_compile_args=["/O2", "/std:c11"] if sys.platform == "win32" else ["-std=c11", "-O2", "-Wall", "-Wextra"],
+    libraries=[] if sys.platform == "win32" else ["m"],
 )
 
 if __name__ == "__main__":

@@ -167,3 +167,33 @@ def test_a_long_vcf_at_the_root_is_played_at_once():
             b.play(*reply)
             assert b.game_over or Prover().solve(b, "vcf", budget_ms=2000).result == "win"
             b.undo()
+
+
+def numpy_select(node: Node, cfg: MCTSConfig) -> int:
+    """The selection rule written out in numpy (float64), the reference for the C version."""
+    n, w, p = node.N.astype(np.float64), node.W.astype(np.float64), node.priors.astype(np.float64)
+    n_total = n.sum()
+    q = np.where(n > 0, w / np.maximum(n, 1e-9), 0.0)
+    if n_total > 0:
+        q = np.where(n > 0, q, w.sum() / n_total - cfg.fpu)
+    u = cfg.c_puct * p * np.sqrt(n_total + 1) / (1 + n)
+    score = np.where(node.cp < 0, 1e9, np.where(node.cp > 0, u - 1e9, q + u))
+    return int(np.argmax(score))
+
+
+def test_c_selection_rule_equals_the_numpy_rule():
+    rng = np.random.default_rng(4)
+    m = MCTS(HeuristicEvaluator())
+    for trial in range(2000):
+        k = int(rng.integers(1, 60))
+        node = Node()
+        node.moves = [(i, 0) for i in range(k)]
+        p = rng.random(k) ** 3
+        node.priors = (p / p.sum()).astype(np.float32)
+        node.N = np.where(rng.random(k) < 0.5, 0, rng.integers(1, 50, k)).astype(np.float32)
+        node.W = (node.N * rng.uniform(-1, 1, k)).astype(np.float32)
+        node.cp = np.where(rng.random(k) < 0.9, 0, rng.choice([-1, 1], k)).astype(np.int8)
+        if trial % 3 == 0:
+            node.cp[:] = np.where(node.cp < 0, 1, node.cp)  # no winning child: lost ones come last
+        node.bind()
+        assert m._select(node) == numpy_select(node, m.cfg), trial

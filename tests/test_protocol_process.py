@@ -9,7 +9,7 @@ import pytest
 
 from engine.board import Board, Color, Result, Rule
 from engine.coords import parse_points
-from engine.enginepipe import EngineProcess
+from engine.enginepipe import PYTHON_ENGINE, EngineProcess
 from tests.conftest import VECTORS
 
 
@@ -37,9 +37,14 @@ def play_out(engine: EngineProcess, board: Board, rng: random.Random, engine_col
         board.play(*move)
 
 
+# Games played out move by move use the fast pattern player; the default (search) player is
+# exercised by the ZIP checks below and by tests/test_frozen.py.
+PATTERN = PYTHON_ENGINE + ["--player", "pattern"]
+
+
 def test_whole_game_colour_detection_takeback_restart():
     rng = random.Random(7)
-    with EngineProcess() as engine:
+    with EngineProcess(PATTERN) as engine:
         assert engine.ask("START 15") == "OK"
         engine.send("INFO timeout_turn 2000", "INFO timeout_match 120000", "INFO rule 4", "INFO max_memory 367001600")
         # BOARD with two stones: the engine is black and answers.
@@ -74,7 +79,7 @@ def test_whole_game_colour_detection_takeback_restart():
 
 def test_engine_begins_and_plays_to_the_end():
     rng = random.Random(11)
-    with EngineProcess() as engine:
+    with EngineProcess(PATTERN) as engine:
         assert engine.ask("START 15") == "OK"
         engine.send("INFO rule 0", "INFO timeout_turn 1000")
         board = Board(15, Rule.FREESTYLE)
@@ -130,7 +135,7 @@ def test_gomocup_self_play_check(rule):
     board = Board(size, Rule.from_gomocup(rule))
     for m in opening:
         board.play(*m)
-    engines = [EngineProcess(), EngineProcess()]
+    engines = [EngineProcess(PATTERN), EngineProcess(PATTERN)]
     try:
         for e in engines:
             assert e.ask(f"START {size}") == "OK"

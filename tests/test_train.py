@@ -21,11 +21,17 @@ from engine.search.mcts import MCTS, MCTSConfig  # noqa: E402
 from engine.search.player import MCTSPlayer  # noqa: E402
 from engine.train.augment import augment, augment_batch, transform  # noqa: E402
 from engine.train.buffer import ReplayBuffer  # noqa: E402
-from engine.train.config import LearnConfig, NetConfig, RunConfig, add_arguments, apply_overrides  # noqa: E402
+from engine.train.config import (  # noqa: E402
+    LearnConfig,
+    NetConfig,
+    RunConfig,
+    SelfPlayConfig,  # noqa: E402
+    add_arguments,
+    apply_overrides,
+)
 from engine.train.learner import Learner  # noqa: E402
 from engine.train.model import PolicyValueNet, export_onnx, verify_onnx  # noqa: E402
 from engine.train.selfplay import play_game  # noqa: E402
-from engine.train.config import SelfPlayConfig  # noqa: E402
 from tests.randomgames import random_game  # noqa: E402
 
 
@@ -163,7 +169,8 @@ def test_without_utss_the_prover_is_never_asked(monkeypatch):
     m.search(board, float("inf"), float("inf"), max_playouts=64)
     assert not calls
     with_utss = MCTS(HeuristicEvaluator(), MCTSConfig())
-    monkeypatch.setattr(with_utss.prover, "solve", lambda *a, **k: calls.append(1) or type("P", (), {"result": "unknown"}))
+    unknown = type("P", (), {"result": "unknown"})
+    monkeypatch.setattr(with_utss.prover, "solve", lambda *a, **k: calls.append(1) or unknown)
     with_utss.search(board, float("inf"), float("inf"), max_playouts=64)
     assert calls
 

@@ -8,7 +8,6 @@ children are all won for their movers is lost. Leaves are evaluated in batches, 
 virtual loss. The subtree of the moves played is kept between moves."""
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.board import Board, Move, Result
-from engine.native import lib
+from engine.native import ffi, lib
 from engine.net.evaluator import Evaluator
 from engine.prover import Prover
 
@@ -41,7 +40,8 @@ class MCTSConfig:
 
 
 class Node:
-    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised")
+    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
+                 "ptrs")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -55,6 +55,12 @@ class Node:
         self.visits = 0
         self.pending = False
         self.noised = False
+        self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
+
+    def bind(self) -> None:
+        """(Re)make the C views; call whenever an array is replaced."""
+        self.ptrs = (ffi.from_buffer("float[]", self.priors), ffi.from_buffer("float[]", self.N),
+                     ffi.from_buffer("float[]", self.W), ffi.from_buffer("int8_t[]", self.cp))
 
 
 @dataclass
@@ -137,20 +143,14 @@ class MCTS:
         node.W = np.zeros(k, dtype=np.float32)
         node.cp = np.zeros(k, dtype=np.int8)
         node.children = [None] * k
+        node.bind()
         node.expanded = True
 
     # ---- selection ----------------------------------------------------------------------
 
     def _select(self, node: Node) -> int:
-        n_total = node.N.sum()
-        q = np.where(node.N > 0, node.W / np.maximum(node.N, 1e-9), 0.0)
-        if n_total > 0:
-            parent_q = node.W.sum() / n_total
-            q = np.where(node.N > 0, q, parent_q - self.cfg.fpu)
-        u = self.cfg.c_puct * node.priors * math.sqrt(n_total + 1) / (1 + node.N)
-        # Proven children count at their exact value: a child lost for its mover is taken at once.
-        score = np.where(node.cp < 0, 1e9, np.where(node.cp > 0, u - 1e9, q + u))
-        return int(np.argmax(score))
+        p, n, w, cp = node.ptrs
+        return lib.rj_puct_select(p, n, w, cp, len(node.moves), self.cfg.c_puct, self.cfg.fpu)
 
     def _propagate_proofs(self, path: list[tuple[Node, int]], leaf: Node) -> None:
         """Record the leaf's proof in its parent, and carry proofs up while they settle nodes."""
@@ -193,6 +193,7 @@ class MCTS:
             noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(root.moves))
             eps = self.cfg.dirichlet_eps
             root.priors = ((1 - eps) * root.priors + eps * noise).astype(np.float32)
+            root.bind()
             root.noised = True
         playouts = 0
         vl = self.cfg.virtual_loss

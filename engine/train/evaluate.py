@@ -30,11 +30,15 @@ def play(black: Player, white: Player, opening: list, ms: int, size: int = 15, r
     return 0.5
 
 
-def eval_game(args: tuple[str | None, str, int, int]) -> float:
-    """The model's points in game `index`: opening index // 2, the model black on even indices."""
-    model, opponent, index, ms = args
+def eval_game(args: tuple) -> float:
+    """(model, opponent, index, ms[, search settings]) -> the model's points in game `index`:
+    opening index // 2, the model black on even indices. Search settings (utss, move_filter)
+    let an ablation's model play with the search it was trained with."""
+    model, opponent, index, ms = args[:4]
     book = openings.renju26()
     ours, theirs = MCTSPlayer(model=model), make_player(opponent)
+    for key, value in (args[4] if len(args) > 4 else {}).items():
+        setattr(ours.mcts.cfg, key, value)
     opening = book[(index // 2) % len(book)]
     if index % 2 == 0:
         return play(ours, theirs, opening, ms)

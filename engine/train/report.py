@@ -31,7 +31,6 @@ def write_report(run_dir: Path) -> Path:
     ax.set(title="losses", xlabel="iteration")
     ax.legend()
     ax = axes[0][1]
-    lengths = np.concatenate([e["selfplay"]["lengths"] for e in log])
     first, last = log[: max(1, len(log) // 3)], log[-max(1, len(log) // 3):]
     for part, label in ((first, "first third"), (last, "last third")):
         ax.hist(np.concatenate([e["selfplay"]["lengths"] for e in part]), bins=30, alpha=0.6, label=label)

@@ -223,6 +223,15 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
  * Returns RJ_PLANES. */
 int rj_planes(rj_board *b, float *out);
 
+/* ---- MCTS selection (puct.c) ---- */
+
+/* The child of one node to descend into: argmax of Q + c_puct * prior * sqrt(N + 1) / (1 + n),
+ * where n and Q = value_sum / n are the child's (value_sum for the node's mover), N their sum, and an
+ * unvisited child's Q is the node's mean value minus fpu. proven[i] < 0 (the child is lost for its
+ * mover) is taken at once; proven[i] > 0 only when every other child is proven too. k >= 1. */
+int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,
+                   float c_puct, float fpu);
+
 /* ---- classic engines' hot loops (baseline.c) ---- */
 
 /* out[y * size + x] = pattern score of the side to move's stone there (attack plus 0.9 of the
