@@ -197,3 +197,15 @@ def test_c_selection_rule_equals_the_numpy_rule():
             node.cp[:] = np.where(node.cp < 0, 1, node.cp)  # no winning child: lost ones come last
         node.bind()
         assert m._select(node) == numpy_select(node, m.cfg), trial
+
+
+def test_black_whose_only_block_is_a_foul_still_plays_a_legal_move():
+    """White's four can only be blocked on black's double-three: the filter leaves nothing, the
+    root is lost, and the search still returns a legal (non-forbidden) move."""
+    black = [(2, 7), (5, 5), (6, 6), (8, 6), (9, 5)]
+    white = [(3, 7), (4, 7), (5, 7), (6, 7)]
+    b = Board.from_stones(black, white, to_move=Color.BLACK, rule=Rule.RENJU)
+    assert b.foul(7, 7) != 0 and b.candidate_moves() == []
+    m = MCTS(HeuristicEvaluator())
+    move = m.search(b, time.monotonic() + 2, 0.2, max_playouts=50)
+    assert m.root.proven == -1 and b.is_legal(*move) and move != (7, 7)

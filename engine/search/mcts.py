@@ -129,8 +129,7 @@ class MCTS:
     def _expand(self, node: Node, b: Board, logits: np.ndarray) -> None:
         moves = b.candidate_moves(self.cfg.radius) if self.cfg.move_filter else b.legal_moves()
         n = b.size
-        if not moves:
-            node.proven = 0
+        if not moves:  # a full board (a draw: value 0), or a loss _settle has already proven
             node.expanded = True
             return
         idx = np.array([y * n + x for x, y in moves])
@@ -261,7 +260,19 @@ class MCTS:
                     self._backup(path, float(v), vl)
                     playouts += 1
         self.info = self._summary(root, playouts, time.monotonic() - t0)
+        if not root.moves:  # lost: the filter left nothing (say, black's only block is a foul)
+            return self._any_legal(board)
         return self._best(root)
+
+    @staticmethod
+    def _any_legal(board: Board) -> Move:
+        """A legal move for a lost root: the closest to the last move (a game can only end by a
+        move, and a draw or a blunder by the opponent is still possible)."""
+        legal = board.legal_moves()
+        if not legal:
+            raise ValueError("no legal move in this position")
+        lx, ly = board.last_move or (board.size // 2, board.size // 2)
+        return min(legal, key=lambda m: max(abs(m[0] - lx), abs(m[1] - ly)))
 
     def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
         """value is for the side to move at the leaf; each edge stores it for its mover."""

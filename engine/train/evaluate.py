@@ -21,6 +21,8 @@ def play(black: Player, white: Player, opening: list, ms: int, size: int = 15, r
         p.new_game()
     while not board.game_over and board.stone_count < min(200, size * size):
         player = black if board.to_move == Color.BLACK else white
+        if not board.legal_moves():  # black with only forbidden points left: a draw
+            break
         move = player.choose(board, Limits(deadline=time.monotonic() + ms / 1000, optimum=ms / 1000))
         board.play(*move)
     if board.result == Result.BLACK_WINS:

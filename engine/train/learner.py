@@ -26,8 +26,8 @@ class StepStats:
 
 
 class Learner:
-    def __init__(self, net: PolicyValueNet, cfg: LearnConfig) -> None:
-        self.net, self.cfg = net, cfg
+    def __init__(self, net: PolicyValueNet, cfg: LearnConfig, device: str = "cpu") -> None:
+        self.net, self.cfg, self.device = net.to(device), cfg, device
         self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.lr_mult = 1.0
 
@@ -42,8 +42,9 @@ class Learner:
     def step(self, batch: dict[str, np.ndarray], rng: np.random.Generator) -> StepStats:
         ks = rng.integers(0, 8, len(batch["value"]))
         planes, policy = augment_batch(batch["planes"].astype(np.float32), batch["policy"].astype(np.float32), ks)
-        x, p = torch.from_numpy(planes), torch.from_numpy(policy)
-        z, has_p = torch.from_numpy(batch["value"]), torch.from_numpy(batch["has_policy"])
+        dev = self.device
+        x, p = torch.from_numpy(planes).to(dev), torch.from_numpy(policy).to(dev)
+        z, has_p = torch.from_numpy(batch["value"]).to(dev), torch.from_numpy(batch["has_policy"]).to(dev)
         self.net.train()
         with torch.no_grad():
             old = F.log_softmax(self.net(x)[0], 1)

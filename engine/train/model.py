@@ -2,6 +2,7 @@
 and its ONNX export, checked against torch before it is kept."""
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -58,7 +59,7 @@ def export_onnx(net: PolicyValueNet, path: Path, size: int = 15, metadata: dict 
     import onnx
 
     path = Path(path)
-    net = net.eval()
+    net = copy.deepcopy(net).cpu().eval()  # exported from the CPU, whatever trained it
     example = torch.zeros(2, FEATURE_PLANES, size, size)
     tmp = path.with_suffix(".tmp.onnx")
     torch.onnx.export(net, example, str(tmp), input_names=["planes"], output_names=["policy", "value"],
@@ -83,8 +84,9 @@ def verify_onnx(net: PolicyValueNet, path: Path, size: int = 15, tolerance: floa
     x = (rng.random((4, FEATURE_PLANES, size, size)) < 0.2).astype(np.float32)
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     p_onnx, v_onnx = sess.run(None, {"planes": x})
+    net = copy.deepcopy(net).cpu().eval()
     with torch.no_grad():
-        p_t, v_t = net.eval()(torch.from_numpy(x))
+        p_t, v_t = net(torch.from_numpy(x))
     diff = max(float(np.abs(p_onnx - p_t.numpy()).max()), float(np.abs(v_onnx - v_t.numpy()).max()))
     if diff > tolerance:
         raise RuntimeError(f"ONNX export differs from torch by {diff}")

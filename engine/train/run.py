@@ -32,7 +32,8 @@ class Run:
         self.dir.mkdir(parents=True, exist_ok=True)
         torch.manual_seed(cfg.seed)
         self.net = PolicyValueNet(cfg.net)
-        self.learner = Learner(self.net, cfg.learn)
+        self.device = "cuda" if torch.cuda.is_available() else "cpu"  # the learner's; self-play is on CPU workers
+        self.learner = Learner(self.net, cfg.learn, self.device)
         self.buffer = ReplayBuffer(cfg.learn.buffer_games)
         self.state = {"iteration": 0, "games": 0, "steps": 0, "positions": 0, "trained": False}
         if (self.dir / "state.json").exists():
@@ -46,7 +47,7 @@ class Run:
 
     def _resume(self) -> None:
         self.state = json.loads((self.dir / "state.json").read_text())
-        ckpt = torch.load(self.dir / "checkpoint.pt", weights_only=False)
+        ckpt = torch.load(self.dir / "checkpoint.pt", weights_only=False, map_location=self.device)
         self.net.load_state_dict(ckpt["net"])
         self.learner.opt.load_state_dict(ckpt["opt"])
         self.learner.lr_mult = ckpt["lr_mult"]
