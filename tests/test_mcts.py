@@ -209,3 +209,18 @@ def test_black_whose_only_block_is_a_foul_still_plays_a_legal_move():
     m = MCTS(HeuristicEvaluator())
     move = m.search(b, time.monotonic() + 2, 0.2, max_playouts=50)
     assert m.root.proven == -1 and b.is_legal(*move) and move != (7, 7)
+
+
+def test_a_root_the_prover_settles_plays_the_proofs_move():
+    """Proven at once (no playouts to rank the moves): the move must be the proof's, not the
+    first of the filter's list."""
+    b = Board.from_stones([(6, 7), (7, 7), (8, 7), (7, 9), (7, 10)], [(0, 0), (0, 2), (14, 14), (14, 12)],
+                          to_move=Color.BLACK, rule=Rule.FREESTYLE)
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(root_vcf_ms=0))  # the root's UTSS, not its VCF
+    move = m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
+    assert m.root.proven == 1 and m.root.win_move == move
+    assert move != m.root.moves[0] or m.root.moves[0] == m.root.win_move
+    after = b.copy()
+    after.play(*move)
+    from engine.prover import Prover
+    assert Prover().solve(after, "utss", max_depth=5, budget_ms=2000).result == "loss"

@@ -41,7 +41,7 @@ class MCTSConfig:
 
 class Node:
     __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
-                 "ptrs")
+                 "ptrs", "win_move")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -56,6 +56,7 @@ class Node:
         self.pending = False
         self.noised = False
         self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
+        self.win_move: Move | None = None  # the first move of the proof that settled this node as won
 
     def bind(self) -> None:
         """(Re)make the C views; call whenever an array is replaced."""
@@ -123,6 +124,8 @@ class MCTS:
             proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth, budget_nodes=self.cfg.utss_nodes)
             if proof.result in ("win", "loss"):
                 node.proven = 1 if proof.result == "win" else -1
+                if node.proven > 0 and proof.line:
+                    node.win_move = proof.line[0]
                 return float(node.proven)
         return None
 
@@ -295,8 +298,9 @@ class MCTS:
             for m, c in zip(root.moves, root.children):
                 if c is not None and c.proven < 0:
                     return m
-            if self.root_line and self.root_line[0] in root.moves:
-                return self.root_line[0]
+            for line_move in (self.root_line[:1] + [root.win_move]):
+                if line_move in root.moves:
+                    return line_move
         order = np.argsort(-root.N)
         for i in order:  # avoid a proven loss while another move remains
             c = root.children[i]
