@@ -224,3 +224,21 @@ def test_a_root_the_prover_settles_plays_the_proofs_move():
     after.play(*move)
     from engine.prover import Prover
     assert Prover().solve(after, "utss", max_depth=5, budget_ms=2000).result == "loss"
+
+
+# A game the search lost to alphabeta: after black's (5, 8) white wins by a threat sequence of 11
+# plies (a four, then threes and fours), deeper than the tree's own proofs look.
+LOST_GAME = [(7, 7), (7, 8), (7, 5), (9, 5), (6, 6), (8, 4), (6, 7), (8, 7), (9, 6), (7, 6), (9, 8), (8, 8), (10, 6),
+             (6, 4), (5, 4), (6, 9), (8, 9), (5, 10), (4, 11), (6, 11), (4, 9), (6, 10), (6, 12), (5, 11), (4, 12),
+             (4, 10), (7, 10), (8, 5), (8, 6), (5, 9)]
+
+
+def test_verification_proves_a_deeply_lost_root_move():
+    b = Board.from_moves(LOST_GAME)
+    m = MCTS(HeuristicEvaluator())
+    m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
+    i = m.root.moves.index((5, 8))
+    m._verify(b.copy(), m.root, i, seconds=5.0)
+    assert m.root.children[i].proven == 1 and m.root.cp[i] == 1  # won for white, the child's mover
+    assert m.root.children[i].win_move == (3, 10)
+    assert b.moves == LOST_GAME  # the board is unchanged

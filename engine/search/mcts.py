@@ -31,6 +31,15 @@ class MCTSConfig:
     utss_plies: int = 4  # UTSS at nodes no deeper than this below the root
     utss_depth: int = 5  # plies per UTSS call
     utss_nodes: int = 3000  # node budget per UTSS call
+    # The root's children (the opponent to move after each of our candidates) get a deeper look:
+    # most games against a tactical engine are lost to a threat sequence missed right there.
+    utss_depth_ply1: int = 9
+    utss_nodes_ply1: int = 20000
+    # The most visited root move is checked by a deep UTSS for the opponent before it is played
+    # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies.
+    verify_ms: float = 150.0  # per check (0: no checks)
+    verify_depth: int = 13
+    verify_share: float = 0.4  # of the move's time, at most, for all checks together
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
     utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
@@ -41,7 +50,7 @@ class MCTSConfig:
 
 class Node:
     __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
-                 "ptrs", "win_move")
+                 "ptrs", "win_move", "verified")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -57,6 +66,7 @@ class Node:
         self.noised = False
         self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
         self.win_move: Move | None = None  # the first move of the proof that settled this node as won
+        self.verified = False  # a deep UTSS has looked at this position (see MCTSConfig.verify_ms)
 
     def bind(self) -> None:
         """(Re)make the C views; call whenever an array is replaced."""
@@ -121,7 +131,9 @@ class MCTS:
             node.proven = -1
             return -1.0
         if self.cfg.utss and ply <= self.cfg.utss_plies and b.stone_count >= 4:
-            proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth, budget_nodes=self.cfg.utss_nodes)
+            deep = ply == 1
+            proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth_ply1 if deep else self.cfg.utss_depth,
+                                      budget_nodes=self.cfg.utss_nodes_ply1 if deep else self.cfg.utss_nodes)
             if proof.result in ("win", "loss"):
                 node.proven = 1 if proof.result == "win" else -1
                 if node.proven > 0 and proof.line:
@@ -200,6 +212,7 @@ class MCTS:
         playouts = 0
         vl = self.cfg.virtual_loss
         last_report, reported_best, root_pick = t0, None, -1
+        verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         if report:
             report("REALTIME REFRESH")
         while True:
@@ -216,6 +229,14 @@ class MCTS:
                 break
             if len(root.moves) == 1:
                 break
+            if verify_left > 0.002 and self.cfg.utss and playouts >= 16:
+                top = self._leader(root)
+                child = root.children[top] if top >= 0 else None
+                if top >= 0 and not (child is not None and (child.verified or child.proven)):
+                    budget = min(self.cfg.verify_ms / 1000, verify_left, max(0.0, deadline - now - 0.005))
+                    self._verify(b, root, top, budget)
+                    verify_left -= time.monotonic() - now
+                    continue
             if playouts >= 64 and self._decided(root, playouts, now - t0, soft - now):
                 break
             batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
@@ -276,6 +297,35 @@ class MCTS:
             raise ValueError("no legal move in this position")
         lx, ly = board.last_move or (board.size // 2, board.size // 2)
         return min(legal, key=lambda m: max(abs(m[0] - lx), abs(m[1] - ly)))
+
+    @staticmethod
+    def _leader(root: Node) -> int:
+        """The most visited root move not yet proven, or -1."""
+        if not len(root.N):
+            return -1
+        n = np.where(root.cp == 0, root.N, -1.0)
+        i = int(np.argmax(n))
+        return i if n[i] >= 0 else -1
+
+    def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
+        """A deep UTSS after root move i, the opponent to move: its win proves our move lost, its
+        loss proves our move won; either way the proof propagates."""
+        child = root.children[i]
+        if child is None:
+            child = root.children[i] = Node()
+        child.verified = True
+        lib.rj_play(b._b, *root.moves[i])
+        try:
+            if b.game_over or seconds <= 0:
+                return
+            proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=seconds * 1000)
+        finally:
+            lib.rj_undo(b._b)
+        if proof.result in ("win", "loss"):
+            child.proven = 1 if proof.result == "win" else -1
+            if child.proven > 0 and proof.line:
+                child.win_move = proof.line[0]
+            self._propagate_proofs([(root, i)], child)
 
     def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
         """value is for the side to move at the leaf; each edge stores it for its mover."""

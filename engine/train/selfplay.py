@@ -38,7 +38,7 @@ class GameRecord:
 
 def mcts_config(cfg: SelfPlayConfig) -> MCTSConfig:
     return MCTSConfig(utss=cfg.utss, move_filter=cfg.move_filter, dirichlet_alpha=cfg.dirichlet_alpha,
-                      dirichlet_eps=cfg.dirichlet_eps, batch=4)
+                      dirichlet_eps=cfg.dirichlet_eps, batch=4, verify_ms=0.0)
 
 
 def _opening(board: Board, plies: int, rng: np.random.Generator) -> None:
