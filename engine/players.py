@@ -27,6 +27,7 @@ class Limits:
     stop: threading.Event = field(default_factory=threading.Event)  # set by STOP/YXSTOP/END
     max_nodes: int = 0  # 0: no node limit (INFO max_node)
     report: Callable[[str], None] | None = None  # realtime MESSAGE texts while thinking (INFO show_detail)
+    bankable: bool = True  # time saved now can be spent later (a match clock runs)
 
     def expired(self) -> bool:
         return self.stop.is_set() or time.monotonic() >= self.deadline

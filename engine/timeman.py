@@ -28,6 +28,14 @@ class TimeControl:
     time_left: int | None = None  # may be negative; UNLIMITED_MS when the match is unlimited
 
 
+def bankable(tc: TimeControl) -> bool:
+    """Is time saved on this move available later? Only when a match clock runs; with a turn limit
+    alone, stopping early throws the rest away."""
+    if tc.time_left is not None:
+        return tc.time_left != UNLIMITED_MS
+    return bool(tc.timeout_match) and tc.timeout_match != UNLIMITED_MS
+
+
 @dataclass(frozen=True)
 class Budget:
     optimum: float  # seconds to aim for

@@ -242,3 +242,15 @@ def test_verification_proves_a_deeply_lost_root_move():
     assert m.root.children[i].proven == 1 and m.root.cp[i] == 1  # won for white, the child's mover
     assert m.root.children[i].win_move == (3, 10)
     assert b.moves == LOST_GAME  # the board is unchanged
+
+
+def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
+    """The early stop (best move cannot be overtaken) only when saved time is banked."""
+    b = Board.from_moves([(7, 7), (8, 8)])
+    played = {}
+    for early in (True, False):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1))
+        monkeypatch.setattr(m, "_decided", lambda *a: True)  # as if the leader could not be caught
+        m.search(b, time.monotonic() + 30, 30.0, max_playouts=300, early_stop=early)
+        played[early] = m.info.playouts
+    assert played[True] == 64 and played[False] == 300

@@ -57,3 +57,13 @@ def test_no_limits_at_all_uses_a_default():
 def test_moves_to_go_shrinks_but_not_below_ten():
     assert moves_to_go(0, 225) > moves_to_go(60, 225) >= 10
     assert moves_to_go(200, 225) == 10
+
+
+def test_time_is_bankable_only_with_a_match_clock():
+    from engine.timeman import UNLIMITED_MS, TimeControl, bankable
+
+    assert not bankable(TimeControl(timeout_turn=1000))
+    assert not bankable(TimeControl(timeout_turn=1000, timeout_match=0))
+    assert not bankable(TimeControl(timeout_turn=1000, time_left=UNLIMITED_MS))
+    assert bankable(TimeControl(timeout_turn=1000, timeout_match=60000))
+    assert bankable(TimeControl(timeout_turn=1000, timeout_match=60000, time_left=5000))

@@ -18,7 +18,7 @@ from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
 from engine.players import Limits, Player
 from engine.protocol.commands import ProtocolError, parse_int64, parse_xy, parse_xyf, split_command
-from engine.timeman import TimeControl, budget
+from engine.timeman import TimeControl, bankable, budget
 
 log = logging.getLogger("pbrain.session")
 
@@ -263,7 +263,8 @@ class Session:
             emit = self.emit
             report = lambda text: emit(f"MESSAGE {text}")  # noqa: E731
         return Limits(deadline=received + b.maximum, optimum=b.optimum, stop=self.stop,
-                      max_nodes=max(0, int(max_node)) if isinstance(max_node, int) else 0, report=report)
+                      max_nodes=max(0, int(max_node)) if isinstance(max_node, int) else 0, report=report,
+                      bankable=bankable(self.tc))
 
     def _think(self, board: Board, received: float) -> Move:
         """The player's move, or a safe legal one if the player fails: a crash or an illegal

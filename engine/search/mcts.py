@@ -184,9 +184,11 @@ class MCTS:
     # ---- the search ---------------------------------------------------------------------
 
     def search(self, board: Board, deadline: float, optimum: float, max_playouts: int = 0, stop=None,
-               report: Callable[[str], None] | None = None) -> Move:
+               report: Callable[[str], None] | None = None, early_stop: bool = True) -> Move:
         """The move to play. `report` receives Yixin-style realtime texts (REALTIME BEST x,y when
-        the most visited root move changes, REALTIME POS x,y for the root move being searched)."""
+        the most visited root move changes, REALTIME POS x,y for the root move being searched).
+        early_stop: stop once the best move cannot be overtaken (worth it when saved time is
+        banked for later moves)."""
         t0 = time.monotonic()
         soft = min(deadline, t0 + optimum)
         root = self._root_for(board)
@@ -237,7 +239,7 @@ class MCTS:
                     self._verify(b, root, top, budget)
                     verify_left -= time.monotonic() - now
                     continue
-            if playouts >= 64 and self._decided(root, playouts, now - t0, soft - now):
+            if early_stop and playouts >= 64 and self._decided(root, playouts, now - t0, soft - now):
                 break
             batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
             for _ in range(self.cfg.batch):
