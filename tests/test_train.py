@@ -247,3 +247,19 @@ def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):
     moves = [tuple(map(int, ln.split(","))) for ln in lines[1:]]
     assert len(moves) == 2 and moves[0] != (5, 5) and len(set(moves)) == 2
     assert "heuristic" not in out.stdout
+
+
+def test_teacher_games_give_one_hot_policies_on_legal_points():
+    from engine.train.bootstrap import teacher_game
+
+    rec = teacher_game((SelfPlayConfig(size=9, max_moves=40), 5, 5))
+    a = rec.arrays()
+    assert len(a["value"]) > 0 and a["has_policy"].all()
+    pol = a["policy"].astype(np.float32)
+    assert (pol.max(1) == 1.0).all() and (pol.sum(1) == 1.0).all()
+    stones = a["planes"][:, :2].sum(1).reshape(len(pol), -1)
+    assert (pol[stones > 0] == 0).all()  # never a target on an occupied point
+    board = Board(9, Rule.RENJU)
+    for m in rec.moves:  # the game itself is legal throughout
+        assert board.is_legal(*m)
+        board.play(*m)
