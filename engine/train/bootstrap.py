@@ -49,7 +49,8 @@ def teacher_game(args: tuple[SelfPlayConfig, int, int]) -> GameRecord:
         rec.branching.append(len(board.candidate_moves()))
         if board.stone_count < EXPLORE_UNTIL and score < 1e9 and rng.random() < EXPLORE:
             near = board.candidate_moves(2)
-            move = near[int(rng.integers(len(near)))]
+            if near:
+                move = near[int(rng.integers(len(near)))]
         board.play(*move)
         rec.moves.append(move)
     if board.result in (Result.BLACK_WINS, Result.WHITE_WINS):
