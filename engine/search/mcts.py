@@ -37,9 +37,9 @@ class MCTSConfig:
     utss_nodes_ply1: int = 20000
     # The most visited root move is checked by a deep UTSS for the opponent before it is played
     # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies.
-    verify_ms: float = 150.0  # per check (0: no checks)
+    verify_ms: float = 100.0  # per check (0: no checks)
     verify_depth: int = 13
-    verify_share: float = 0.4  # of the move's time, at most, for all checks together
+    verify_share: float = 0.3  # of the move's time, at most, for all checks together
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
     utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
@@ -214,6 +214,7 @@ class MCTS:
         playouts = 0
         vl = self.cfg.virtual_loss
         last_report, reported_best, root_pick = t0, None, -1
+        verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         if report:
             report("REALTIME REFRESH")
@@ -237,9 +238,11 @@ class MCTS:
                 if top >= 0 and not (child is not None and (child.verified or child.proven)):
                     budget = min(self.cfg.verify_ms / 1000, verify_left, max(0.0, deadline - now - 0.005))
                     self._verify(b, root, top, budget)
-                    verify_left -= time.monotonic() - now
+                    spent_verifying = time.monotonic() - now
+                    verify_left -= spent_verifying
+                    verify_spent += spent_verifying
                     continue
-            if early_stop and playouts >= 64 and self._decided(root, playouts, now - t0, soft - now):
+            if early_stop and playouts >= 64 and self._decided(root, playouts, now - t0 - verify_spent, soft - now):
                 break
             batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
             for _ in range(self.cfg.batch):
