@@ -38,7 +38,9 @@ def write_report(run_dir: Path) -> Path:
     ax.legend()
     ax = axes[1][0]
     for part, label in ((first, "first third"), (last, "last third")):
-        hist = np.sum([e["selfplay"]["branching_hist"] for e in part], axis=0)
+        width = max(len(e["selfplay"]["branching_hist"]) for e in part)  # older logs were cut at 80
+        hist = np.sum([np.pad(e["selfplay"]["branching_hist"], (0, width - len(e["selfplay"]["branching_hist"])))
+                       for e in part], axis=0)
         ax.plot(np.arange(len(hist)), hist / max(hist.sum(), 1), label=label)
     ax.set(title="branching factor at the root (moves after the filter)", xlabel="moves")
     ax.legend()

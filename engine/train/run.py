@@ -91,7 +91,7 @@ class Run:
         self.state["positions"] += positions
         return {"games": len(seeds), "positions": positions, "lengths": lengths,
                 "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
-                "branching_hist": np.bincount(np.minimum(branching, 80), minlength=81).tolist(),
+                "branching_hist": np.bincount(np.minimum(branching, 225), minlength=226).tolist(),
                 "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
                 "evaluator": "heuristic" if model is None else "net"}
 
