@@ -234,6 +234,7 @@ def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):
     assert [e["iteration"] for e in log] == [0, 1]
     assert log[0]["selfplay"]["evaluator"] == "heuristic" and log[1]["selfplay"]["evaluator"] == "net"
     assert (run_dir / "report.md").exists() and (run_dir / "report.png").stat().st_size > 1000
+    assert sorted(p.name for p in (run_dir / "models").iterdir()) == ["iter0001.onnx", "iter0002.onnx"]
     sidecar = json.loads((run_dir / "model.json").read_text())
     assert sidecar["feature_version"] == FEATURE_VERSION and sidecar["selfplay_games"] == 4
     # the engine loads the model (no fallback message) and plays a legal move through the protocol

@@ -7,6 +7,7 @@ import json
 import logging
 import multiprocessing as mp
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -108,6 +109,9 @@ class Run:
                 "threat_planes": int(self.cfg.net.threat_planes), "iteration": self.state["iteration"]}
         export_onnx(self.net, self.model_path, self.cfg.play.size, meta)
         write_sidecar(self.model_path, self.sidecar())
+        history = self.dir / "models"  # every iteration's net, for rating over training afterwards
+        history.mkdir(exist_ok=True)
+        shutil.copyfile(self.model_path, history / f"iter{self.state['iteration']:04d}.onnx")
 
     def sidecar(self) -> dict:
         return {"made_by": "python -m engine.train", "date": datetime.date.today().isoformat(),
