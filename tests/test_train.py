@@ -264,3 +264,17 @@ def test_teacher_games_give_one_hot_policies_on_legal_points():
     for m in rec.moves:  # the game itself is legal throughout
         assert board.is_legal(*m)
         board.play(*m)
+
+
+def test_rating_over_training_scores_saved_nets(tmp_path):
+    from engine.train.rate import rate
+
+    torch.manual_seed(0)
+    (tmp_path / "models").mkdir()
+    for it in (1, 2):
+        export_onnx(PolicyValueNet(NetConfig(channels=8, blocks=1)), tmp_path / "models" / f"iter{it:04d}.onnx", 15)
+    ratings = rate(tmp_path, every=2, games=2, ms=20, opponents=["random"], workers=1)
+    assert set(ratings) == {"2"}  # every 2nd iteration, the last included
+    r = ratings["2"]["random@20ms"]
+    assert r["games"] == 2 and 0.0 <= r["score"] <= 1.0
+    assert json.loads((tmp_path / "ratings.json").read_text()) == ratings

@@ -48,8 +48,12 @@ def write_report(run_dir: Path) -> Path:
     evals = [e for e in log if "eval" in e]
     for opp in sorted({k for e in evals for k in e["eval"]}):
         ax.plot([e["iteration"] for e in evals], [e["eval"][opp] for e in evals], marker="o", label=f"vs {opp}")
-    ax.set(title="evaluation score", xlabel="iteration", ylim=(0, 1))
-    if evals:
+    rated = json.loads((run_dir / "ratings.json").read_text()) if (run_dir / "ratings.json").exists() else {}
+    for key in sorted({k for r in rated.values() for k in r}):
+        its_r = sorted(int(i) for i, r in rated.items() if key in r)
+        ax.plot(its_r, [rated[str(i)][key]["score"] for i in its_r], marker="s", label=f"vs {key}")
+    ax.set(title="evaluation score (model's points per game)", xlabel="iteration", ylim=(0, 1))
+    if evals or rated:
         ax.legend()
     fig.tight_layout()
     fig.savefig(run_dir / "report.png", dpi=90)
