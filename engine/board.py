@@ -13,6 +13,8 @@ import numpy as np
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard, check, ffi, lib
 
 Move = tuple[int, int]
+# One shared tuple per point: move lists (a search tree holds thousands) then cost a pointer a move.
+_POINTS = [[(x, y) for y in range(lib.RJ_MAX_SIZE)] for x in range(lib.RJ_MAX_SIZE)]
 FEATURE_VERSION = int(lib.RJ_FEATURE_VERSION)  # input-plane layout, checked against models' metadata
 FEATURE_PLANES = int(lib.RJ_PLANES)
 
@@ -304,7 +306,7 @@ class Board:
     def _points(self, fn, *args) -> list[Move]:
         xs, ys = ffi.new("int16_t[]", lib.RJ_MAX_MOVES), ffi.new("int16_t[]", lib.RJ_MAX_MOVES)
         n = fn(self._b, *args, xs, ys) if args else fn(self._b, xs, ys)
-        return [(xs[i], ys[i]) for i in range(n)]
+        return [_POINTS[xs[i]][ys[i]] for i in range(n)]
 
     def threat(self, color: Color) -> int:
         """The threat `color` poses now: 3 two or more five points, 2 one (a four), 1 a playable

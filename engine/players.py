@@ -28,6 +28,7 @@ class Limits:
     max_nodes: int = 0  # 0: no node limit (INFO max_node)
     report: Callable[[str], None] | None = None  # realtime MESSAGE texts while thinking (INFO show_detail)
     bankable: bool = True  # time saved now can be spent later (a match clock runs)
+    memory: int = 0  # bytes a search may still allocate (0: no limit given)
 
     def expired(self) -> bool:
         return self.stop.is_set() or time.monotonic() >= self.deadline

@@ -254,3 +254,32 @@ def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
         m.search(b, time.monotonic() + 30, 30.0, max_playouts=300, early_stop=early)
         played[early] = m.info.playouts
     assert played[True] == 64 and played[False] == 300
+
+
+def test_tree_memory_per_node_is_within_the_configured_estimate():
+    import tracemalloc
+
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0))
+    m.search(b, time.monotonic() + 30, 30.0, max_playouts=50, early_stop=False)  # warm caches
+    m.clear()
+    tracemalloc.start()
+    m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
+    used, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    def expanded(n):
+        return 1 + sum(expanded(c) for c in n.children if c is not None and c.expanded) if n.expanded else 0
+
+    assert used / expanded(m.root) < m.cfg.node_bytes
+
+
+def test_the_memory_allowance_caps_the_tree():
+    b = Board.from_moves([(7, 7), (8, 8)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1))
+    m.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, early_stop=False, memory_bytes=200 * 4096)
+    assert 150 <= m.info.playouts <= 200
+    tiny = MCTS(HeuristicEvaluator())
+    move = tiny.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, memory_bytes=1)
+    assert tiny.info.playouts == 0 and b.is_legal(*move)
+    assert tiny.root.priors[tiny.root.moves.index(move)] == tiny.root.priors.max()  # no visits: the best prior

@@ -264,7 +264,7 @@ class Session:
             report = lambda text: emit(f"MESSAGE {text}")  # noqa: E731
         return Limits(deadline=received + b.maximum, optimum=b.optimum, stop=self.stop,
                       max_nodes=max(0, int(max_node)) if isinstance(max_node, int) else 0, report=report,
-                      bankable=bankable(self.tc))
+                      bankable=bankable(self.tc), memory=max(1, memory.search_allowance(self.max_memory)))
 
     def _think(self, board: Board, received: float) -> Move:
         """The player's move, or a safe legal one if the player fails: a crash or an illegal

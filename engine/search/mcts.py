@@ -40,6 +40,7 @@ class MCTSConfig:
     verify_ms: float = 100.0  # per check (0: no checks)
     verify_depth: int = 13
     verify_share: float = 0.3  # of the move's time, at most, for all checks together
+    node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
     utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
@@ -184,11 +185,11 @@ class MCTS:
     # ---- the search ---------------------------------------------------------------------
 
     def search(self, board: Board, deadline: float, optimum: float, max_playouts: int = 0, stop=None,
-               report: Callable[[str], None] | None = None, early_stop: bool = True) -> Move:
+               report: Callable[[str], None] | None = None, early_stop: bool = True, memory_bytes: int = 0) -> Move:
         """The move to play. `report` receives Yixin-style realtime texts (REALTIME BEST x,y when
         the most visited root move changes, REALTIME POS x,y for the root move being searched).
         early_stop: stop once the best move cannot be overtaken (worth it when saved time is
-        banked for later moves)."""
+        banked for later moves). memory_bytes > 0: stop before the tree would outgrow it."""
         t0 = time.monotonic()
         soft = min(deadline, t0 + optimum)
         root = self._root_for(board)
@@ -212,6 +213,8 @@ class MCTS:
             root.bind()
             root.noised = True
         playouts = 0
+        # The kept subtree has at most one expanded node per visit; each playout adds at most one.
+        node_cap = max(0, memory_bytes // self.cfg.node_bytes - int(root.N.sum()) - 1) if memory_bytes > 0 else -1
         vl = self.cfg.virtual_loss
         last_report, reported_best, root_pick = t0, None, -1
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
@@ -230,7 +233,7 @@ class MCTS:
                     report("REALTIME POS %d,%d" % root.moves[root_pick])
             if root.proven or now >= soft or (max_playouts and playouts >= max_playouts) or (stop and stop.is_set()):
                 break
-            if len(root.moves) == 1:
+            if len(root.moves) == 1 or (node_cap >= 0 and playouts + self.cfg.batch > node_cap):
                 break
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16:
                 top = self._leader(root)
@@ -356,7 +359,7 @@ class MCTS:
             for line_move in (self.root_line[:1] + [root.win_move]):
                 if line_move in root.moves:
                     return line_move
-        order = np.argsort(-root.N)
+        order = np.argsort(-(root.N + 1e-3 * root.priors))  # by visits; the prior breaks ties (and no visits)
         for i in order:  # avoid a proven loss while another move remains
             c = root.children[i]
             if not (c is not None and c.proven > 0):

@@ -65,7 +65,8 @@ class MCTSPlayer(Player):
         if left <= 0.005:  # no time to search: the pattern policy answers at once
             return self.fallback.ranked(board, limits)
         move = self.mcts.search(board, limits.deadline, limits.optimum or left, limits.max_nodes, limits.stop,
-                                limits.report, early_stop=limits.bankable)
+                                limits.report, early_stop=limits.bankable,
+                                memory_bytes=limits.memory)
         root = self.mcts.root
         others = sorted(((m, float(n)) for m, n in zip(root.moves, root.N) if m != move), key=lambda t: -t[1])
         chosen = float(root.N[root.moves.index(move)]) if move in root.moves else 0.0
