@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
     ap.add_argument("--player", default="mcts", help="which player answers (default: %(default)s)")
     ap.add_argument("--model", default=None,
-                    help="ONNX model for the search player (default: the shipped one)")
+                    help="ONNX model for the search player, or 'heuristic' (default: the shipped model)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
     args = ap.parse_args(argv)
     out = protocol_stdout()

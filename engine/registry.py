@@ -17,9 +17,10 @@ PLAYERS: dict[str, type[Player]] = {
 
 
 def make_player(name: str, model: str | None = None) -> Player:
-    """The player called `name`; `model` (an ONNX file) is for the search player only."""
+    """The player called `name`; `model` (an ONNX file, or `heuristic` for the heuristic
+    evaluator) is for the search player only."""
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}")
     if model is not None and name == "mcts":
-        return MCTSPlayer(model=model)
+        return MCTSPlayer(model=None if model in ("none", "heuristic") else model)
     return PLAYERS[name]()

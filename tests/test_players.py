@@ -149,3 +149,12 @@ def test_first_move_pays_for_startup():
     s.handle("TURN 0,0")
     second = player.waited
     assert second - first == pytest.approx(0.4, abs=0.08)
+
+
+def test_make_player_model_choices(tmp_path):
+    from engine.registry import make_player
+
+    assert make_player("mcts", model="heuristic").mcts.ev.name == "heuristic"
+    missing = make_player("mcts", model=str(tmp_path / "nope.onnx"))
+    assert missing.mcts.ev.name == "heuristic" and "not found" in missing.load_message
+    assert make_player("alphabeta", model="heuristic").name == "alphabeta"  # other players ignore it
