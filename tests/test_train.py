@@ -278,3 +278,41 @@ def test_rating_over_training_scores_saved_nets(tmp_path):
     r = ratings["2"]["random@20ms"]
     assert r["games"] == 2 and 0.0 <= r["score"] <= 1.0
     assert json.loads((tmp_path / "ratings.json").read_text()) == ratings
+
+
+def test_selfplay_through_the_inference_server_matches_the_local_net(tmp_path):
+    """The server (torch, batching all workers) answers like the exported net would."""
+    import multiprocessing as mp
+    import threading
+
+    from engine.train.inference import RemoteEvaluator, serve
+
+    torch.manual_seed(0)
+    cfg = NetConfig(channels=8, blocks=1)
+    net = PolicyValueNet(cfg).eval()
+    export_onnx(net, tmp_path / "m.onnx", 9)
+    requests, responses, stop = mp.Queue(), [mp.Queue(), mp.Queue()], threading.Event()
+    server = threading.Thread(target=serve, args=(net.state_dict(), cfg, "cpu", requests, responses, stop))
+    server.start()
+    try:
+        boards = [Board.from_moves([(4, 4), (5, 5)], 9), Board.from_moves([(4, 4)], 9)]
+        remote = [RemoteEvaluator(w, requests, responses[w]) for w in (0, 1)]
+        local = ONNXEvaluator(tmp_path / "m.onnx")
+        for w, board in enumerate(boards):
+            lr, vr = remote[w].evaluate([board, board])
+            ll, vl = local.evaluate([board, board])
+            np.testing.assert_allclose(lr, ll, atol=1e-4)
+            np.testing.assert_allclose(vr, vl, atol=1e-4)
+    finally:
+        stop.set()
+        server.join(5)
+
+
+def test_tiny_run_with_the_inference_server(tmp_path):
+    run_dir = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "engine.train", "--run", str(run_dir), "--games", "2", "--playouts", "8",
+                    "--steps", "1", "--batch", "16", "--workers", "2", "--size", "9", "--channels", "8",
+                    "--blocks", "1", "--max-moves", "20", "--iterations", "2", "--inference", "server"],
+                   check=True, timeout=300, capture_output=True)
+    log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
+    assert log[1]["selfplay"]["evaluator"] == "net-server" and log[1]["selfplay"]["games"] == 2

@@ -50,6 +50,9 @@ class RunConfig:
     iterations: int = 10
     games: int = 40  # self-play games per iteration
     workers: int = 0  # 0: every core
+    # Self-play inference: "local" (an onnxruntime session per worker), "server" (one torch
+    # process batching every worker's positions), "auto" (the server when CUDA is available).
+    inference: str = "auto"
     seed: int = 1
     eval_every: int = 0  # iterations between evaluation matches (0: none)
     eval_games: int = 20

@@ -2,6 +2,7 @@
 config.json, state.json, checkpoint.pt, buffer.npz, log.jsonl, model.onnx (+ model.json)."""
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import logging
@@ -21,7 +22,8 @@ from engine.train.config import RunConfig
 from engine.train.evaluate import eval_game
 from engine.train.learner import Learner
 from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
-from engine.train.selfplay import init_worker, worker_game
+from engine.train.inference import serve
+from engine.train.selfplay import init_remote_worker, init_worker, worker_game
 
 log = logging.getLogger("pbrain.train")
 
@@ -68,6 +70,32 @@ class Run:
     def _pool(self, model: str | None):
         return mp.get_context("spawn").Pool(self._workers(), initializer=init_worker, initargs=(model,))
 
+    def _use_server(self) -> bool:
+        mode = self.cfg.inference
+        if mode not in ("auto", "local", "server"):
+            raise ValueError(f"inference must be auto, local or server, not {mode!r}")
+        return mode == "server" or (mode == "auto" and self.device == "cuda")
+
+    @contextlib.contextmanager
+    def _server_pool(self):
+        """Workers feeding one inference server process (torch, on the learner's device)."""
+        ctx = mp.get_context("spawn")
+        n = self._workers()
+        requests, responses, ids = ctx.Queue(), [ctx.Queue() for _ in range(n)], ctx.Queue()
+        for i in range(n):
+            ids.put(i)
+        stop = ctx.Event()
+        weights = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
+        server = ctx.Process(target=serve, args=(weights, self.cfg.net, self.device, requests, responses, stop),
+                             daemon=True)
+        server.start()
+        try:
+            with ctx.Pool(n, initializer=init_remote_worker, initargs=(ids, requests, responses)) as pool:
+                yield pool
+        finally:
+            stop.set()
+            server.join(10)
+
     def selfplay(self, it: int) -> dict:
         cfg = self.cfg
         model = str(self.model_path) if self.state["trained"] else None
@@ -77,7 +105,8 @@ class Run:
         seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g) for g in range(cfg.games)]
         lengths, branching, proven, wins = [], [], 0, {0: 0, 1: 0, 2: 0}
         positions = 0
-        with self._pool(model) as pool:
+        pool_cm = self._server_pool() if model is not None and self._use_server() else self._pool(model)
+        with pool_cm as pool:
             for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
                             desc=f"self-play {it}", leave=False, disable=None):
                 arrays = rec.arrays()
@@ -94,7 +123,7 @@ class Run:
                 "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
                 "branching_hist": np.bincount(np.minimum(branching, 225), minlength=226).tolist(),
                 "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
-                "evaluator": "heuristic" if model is None else "net"}
+                "evaluator": "heuristic" if model is None else "net-server" if self._use_server() else "net"}
 
     def train(self, rng: np.random.Generator) -> dict:
         stats = [self.learner.step(self.buffer.sample(self.cfg.learn.batch, rng), rng)

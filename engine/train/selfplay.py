@@ -128,6 +128,15 @@ def init_worker(model: str | None) -> None:
         _EVALUATOR = ONNXEvaluator(model, threads=1, gpu=False)
 
 
+def init_remote_worker(ids, requests, responses) -> None:
+    """A worker whose evaluations go to the inference server (see inference.py)."""
+    global _EVALUATOR
+    from engine.train.inference import RemoteEvaluator
+
+    worker = ids.get()
+    _EVALUATOR = RemoteEvaluator(worker, requests, responses[worker])
+
+
 def worker_game(args: tuple[SelfPlayConfig, int]) -> GameRecord:
     cfg, seed = args
     assert _EVALUATOR is not None
