@@ -20,9 +20,9 @@ from engine.board import FEATURE_VERSION
 from engine.train.buffer import ReplayBuffer
 from engine.train.config import RunConfig
 from engine.train.evaluate import eval_game
+from engine.train.inference import serve
 from engine.train.learner import Learner
 from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
-from engine.train.inference import serve
 from engine.train.selfplay import init_remote_worker, init_worker, worker_game
 
 log = logging.getLogger("pbrain.train")
