@@ -34,7 +34,7 @@ class MCTSConfig:
     # The root's children (the opponent to move after each of our candidates) get a deeper look:
     # most games against a tactical engine are lost to a threat sequence missed right there.
     utss_depth_ply1: int = 9
-    utss_nodes_ply1: int = 20000
+    utss_nodes_ply1: int = 8000
     # The most visited root move is checked by a deep UTSS for the opponent before it is played
     # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies.
     verify_ms: float = 100.0  # per check (0: no checks)
