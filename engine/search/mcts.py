@@ -49,16 +49,21 @@ class MCTSConfig:
     root_vcf_ms: float = 40.0  # a deep VCF at a fresh root (at most a tenth of the move's time)
 
 
+_EMPTY_F = np.zeros(0, dtype=np.float32)
+_EMPTY_I = np.zeros(0, dtype=np.int8)
+
+
 class Node:
     __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
                  "ptrs", "win_move", "verified")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
-        self.priors = np.zeros(0, dtype=np.float32)
-        self.N = np.zeros(0, dtype=np.float32)
-        self.W = np.zeros(0, dtype=np.float32)  # values for the mover into each child
-        self.cp = np.zeros(0, dtype=np.int8)  # each child's proven value (for the child's mover)
+        # Shared empty arrays until expansion replaces them (most nodes are never expanded).
+        self.priors = _EMPTY_F
+        self.N = _EMPTY_F
+        self.W = _EMPTY_F  # values for the mover into each child
+        self.cp = _EMPTY_I  # each child's proven value (for the child's mover)
         self.children: list[Node | None] = []
         self.proven = 0  # +1 won / -1 lost for the side to move here, 0 open
         self.expanded = False
