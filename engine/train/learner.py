@@ -37,7 +37,7 @@ class Learner:
         weight = has_p.float()
         policy_loss = -(p * logp).sum(1).mul(weight).sum() / weight.sum().clamp(min=1)
         value_loss = F.mse_loss(v, z)
-        return logits, policy_loss, value_loss
+        return policy_loss, value_loss
 
     def step(self, batch: dict[str, np.ndarray], rng: np.random.Generator) -> StepStats:
         ks = rng.integers(0, 8, len(batch["value"]))
@@ -52,14 +52,13 @@ class Learner:
             g["lr"] = self.cfg.lr * self.lr_mult
         kl = 0.0
         for epoch in range(1, self.cfg.epochs_per_batch + 1):
-            _, policy_loss, value_loss = self._losses(x, p, z, has_p)
+            policy_loss, value_loss = self._losses(x, p, z, has_p)
             loss = policy_loss + self.cfg.value_weight * value_loss
             self.opt.zero_grad()
             loss.backward()
             self.opt.step()
             with torch.no_grad():
-                new_logits = self.net(x)[0]
-                new = F.log_softmax(new_logits, 1)
+                new = F.log_softmax(self.net(x)[0], 1)
                 kl = float((old.exp() * (old - new)).sum(1).mean())
             if kl > 4 * self.cfg.kl_target:
                 break
