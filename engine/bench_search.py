@@ -46,21 +46,26 @@ def profile_search(board: Board, evaluator, seconds: float) -> tuple[int, dict[s
     return mcts.info.playouts, {"net": net, "c": c_time, "total": total}
 
 
-def run(model: str | None, seconds: float) -> list[tuple[str, str]]:
+def run(model: str | None, seconds: float, repeats: int = 5) -> list[tuple[str, str]]:
     evaluator, message = load_evaluator(model)
     label = Path(model).name if model and not message else evaluator.name
     rows = [("evaluator", label + (f" ({message})" if message else ""))]
     for name, moves in POSITIONS.items():
         board = Board.from_moves(parse_points(moves))
-        # A run without the profiler gives the speed; a profiled run gives the shares.
-        mcts = MCTS(evaluator)
-        t0 = time.monotonic()
-        mcts.search(board, t0 + seconds, seconds)
-        spent = time.monotonic() - t0
-        playouts, share = profile_search(board, evaluator, seconds)
+        # Runs without the profiler give the speed (the median of `repeats`: one second is noisy);
+        # a profiled run gives the shares.
+        runs = []
+        for _ in range(repeats):
+            mcts = MCTS(evaluator)
+            t0 = time.monotonic()
+            mcts.search(board, t0 + seconds, seconds)
+            spent = time.monotonic() - t0
+            runs.append((mcts.info.playouts / spent, mcts.info.playouts, spent))
+        rate, playouts, spent = sorted(runs)[len(runs) // 2]
+        _, share = profile_search(board, evaluator, seconds)
         total = share["total"] or 1.0
-        rows.append((f"[{label}] {name}: playouts per second", f"{mcts.info.playouts / spent:.0f} "
-                     f"({mcts.info.playouts} in {spent:.2f} s)"))
+        rows.append((f"[{label}] {name}: playouts per second", f"{rate:.0f} ({playouts} in {spent:.2f} s; "
+                     f"median of {repeats}, range {min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f})"))
         rows.append((f"[{label}] {name}: time in evaluator / C / Python tree (profiled)",
                      f"{share['net'] / total:.0%} / {share['c'] / total:.0%} / "
                      f"{max(0.0, 1 - (share['net'] + share['c']) / total):.0%}"))
@@ -79,14 +84,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="shipped", help="an ONNX file, 'shipped' (default) or 'none'")
     ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs per position (the median is reported)")
     ap.add_argument("--write", type=Path)
     args = ap.parse_args(argv)
     from engine.search.player import shipped_model
 
     model = shipped_model() if args.model == "shipped" else None if args.model == "none" else args.model
-    rows = run(model, args.seconds)
+    rows = run(model, args.seconds, args.repeats)
     if model is not None:  # the heuristic evaluator beside the net, measured in the same run
-        rows += run(None, args.seconds)[1:]
+        rows += run(None, args.seconds, args.repeats)[1:]
     for a, b in rows:
         print(f"{a:<60s} {b}")
     if args.write:

@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -316,3 +317,25 @@ def test_tiny_run_with_the_inference_server(tmp_path):
                    check=True, timeout=300, capture_output=True)
     log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
     assert log[1]["selfplay"]["evaluator"] == "net-server" and log[1]["selfplay"]["games"] == 2
+
+
+def test_ablation_summary_and_table_compare_variants_with_the_full_method():
+    from engine.train.ablate import summary_from_log, table, variant_config
+
+    def entry(loss, lengths, branching):
+        return {"train": {"loss": loss, "policy_loss": loss - 0.5, "value_loss": 0.5},
+                "selfplay": {"lengths": lengths, "branching": branching}}
+
+    full = summary_from_log([entry(3.0, [10, 10], 20.0), entry(2.0, [20, 30], 10.0), entry(1.0, [30, 50], 6.0)])
+    assert full["mean_loss"] == pytest.approx(2.0)
+    assert full["policy_loss"] == pytest.approx(0.5)
+    assert full["length"] == pytest.approx(40.0) and full["length_sd"] == pytest.approx(10.0)  # the last third
+    assert full["branching"] == pytest.approx(6.0)
+    worse = summary_from_log([entry(3.0, [60], 9.0)])
+    full["score"], worse["score"] = {"alphabeta": 0.25}, {"alphabeta": 0.0}
+    text = table({"full method": full, "no UTSS": worse}, ["alphabeta"], 4)
+    rows = text.splitlines()
+    assert len(rows) == 4 and "score vs alphabeta (4 games)" in rows[0]
+    assert "2.000 (+0%)" in rows[2] and "3.000 (+50%)" in rows[3] and rows[3].endswith("| 0.00 |")
+    cfg = variant_config(RunConfig(), "no threat planes", Path("out"))
+    assert cfg.net.threat_planes is False and cfg.play.utss and cfg.run.endswith("no-threat-planes")

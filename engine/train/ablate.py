@@ -36,14 +36,21 @@ def variant_config(base: RunConfig, name: str, out: Path) -> RunConfig:
     return cfg
 
 
+def summary_from_log(log: list[dict]) -> dict:
+    """A variant's training figures: the mean loss over the whole run (the published comparison),
+    the final losses, and game length and branching over the last third of self-play."""
+    last = log[-max(1, len(log) // 3):]
+    lengths = [x for e in last for x in e["selfplay"]["lengths"]]
+    return {"mean_loss": float(np.mean([e["train"]["loss"] for e in log])),
+            "policy_loss": log[-1]["train"]["policy_loss"], "value_loss": log[-1]["train"]["value_loss"],
+            "length": float(np.mean(lengths)), "length_sd": float(np.std(lengths)),
+            "branching": float(np.mean([e["selfplay"]["branching"] for e in last])), "score": {}}
+
+
 def summarise(cfg: RunConfig, opponents: list[str], games: int, ms: int) -> dict:
-    log = load_log(Path(cfg.run))
-    last = log[-max(1, len(log) // 3):]  # the last third of training
+    row = summary_from_log(load_log(Path(cfg.run)))
     model = str(Path(cfg.run) / "model.onnx")
     search = {"utss": cfg.play.utss, "move_filter": cfg.play.move_filter}
-    row = {"policy_loss": log[-1]["train"]["policy_loss"], "value_loss": log[-1]["train"]["value_loss"],
-           "length": float(np.mean([x for e in last for x in e["selfplay"]["lengths"]])),
-           "branching": float(np.mean([e["selfplay"]["branching"] for e in last])), "score": {}}
     with mp.get_context("spawn").Pool(cfg.workers or None) as pool:
         for opp in opponents:
             args = [(model, opp, i, ms, search) for i in range(games)]
@@ -52,12 +59,15 @@ def summarise(cfg: RunConfig, opponents: list[str], games: int, ms: int) -> dict
 
 
 def table(rows: dict[str, dict], opponents: list[str], games: int) -> str:
-    head = "| variant | policy loss | value loss | game length | branching | " + \
-        " | ".join(f"score vs {o} ({games} games)" for o in opponents) + " |"
-    lines = [head, "|" + "---|" * (5 + len(opponents))]
+    """Markdown; the mean loss also relative to the first row (the full method)."""
+    head = ("| variant | mean loss (vs full) | final policy loss | final value loss | game length (sd) | branching | "
+            + " | ".join(f"score vs {o} ({games} games)" for o in opponents) + " |")
+    lines = [head, "|" + "---|" * (6 + len(opponents))]
+    base = next(iter(rows.values()))["mean_loss"] if rows else 1.0
     for name, r in rows.items():
-        lines.append(f"| {name} | {r['policy_loss']:.3f} | {r['value_loss']:.3f} | {r['length']:.1f} | "
-                     f"{r['branching']:.1f} | " + " | ".join(f"{r['score'][o]:.2f}" for o in opponents) + " |")
+        lines.append(f"| {name} | {r['mean_loss']:.3f} ({r['mean_loss'] / base - 1:+.0%}) | {r['policy_loss']:.3f} | "
+                     f"{r['value_loss']:.3f} | {r['length']:.1f} ({r['length_sd']:.1f}) | {r['branching']:.1f} | " +
+                     " | ".join(f"{r['score'][o]:.2f}" for o in opponents) + " |")
     return "\n".join(lines)
 
 
