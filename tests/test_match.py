@@ -15,6 +15,7 @@ from engine.match.__main__ import engine_spec, main, schedule
 from engine.match.arena import EngineSpec, MatchConfig, play_game
 from engine.match.records import psq, text
 from engine.match.stats import Tally, elo, elo_interval, expected_score, ratings, sprt, sprt_llr
+from engine.prover import Prover
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = ROOT / "tests" / "fakes" / "fake_engine.py"
@@ -133,6 +134,22 @@ def test_schedule_plays_each_opening_with_both_colours():
     assert len(jobs) == 6
     for i in range(0, 6, 2):
         assert jobs[i][0] == jobs[i + 1][1] and jobs[i][2] == jobs[i + 1][2]
+
+
+def test_schedule_varies_openings_once_they_are_used_up():
+    import random
+
+    a, b = EngineSpec("a", ("x",)), EngineSpec("b", ("y",))
+    base = op.load("renju26")[:3]
+    jobs = schedule([a, b], 16, base, random.Random(5), 15, Rule.RENJU)
+    pairs = [jobs[i][2] for i in range(0, 16, 2)]
+    assert sorted(map(tuple, pairs[:3])) == sorted(map(tuple, base))
+    assert len({tuple(o) for o in pairs}) == 8  # no game repeats another
+    prover = Prover()
+    for o in pairs[3:]:
+        assert len(o) == 5 and o[:3] in base
+        board = op.validate(o, 15, Rule.RENJU)  # legal, no foul, no five
+        assert board.to_move == Color.WHITE and prover.solve(board, "vcf", max_depth=10).result != "win"
 
 
 def test_engine_specs():

@@ -47,14 +47,19 @@ def parse_tc(text: str) -> tuple[int, int]:
     return int(turn), int(match or 0)
 
 
-def schedule(engines: list[EngineSpec], games: int, openings: list, rng: random.Random):
-    """(black, white, opening) triples: every pair plays each opening with both colours."""
+def schedule(engines: list[EngineSpec], games: int, openings: list, rng: random.Random, size: int = 15,
+             rule: Rule = Rule.RENJU):
+    """(black, white, opening) triples: every pair plays each opening with both colours. Past the
+    last opening the list starts again with two random stones added to each (`openings.vary`), so
+    no game repeats another."""
     order = list(openings)
     rng.shuffle(order)
     out = []
     for a, b in combinations(engines, 2):
         for i in range((games + 1) // 2):
             opening = order[i % len(order)]
+            if i >= len(order):
+                opening = op.vary(opening, rng, size, rule)
             out += [(a, b, opening), (b, a, opening)]
     return out
 
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     for o in openings:
         op.validate(o, args.size, rule)
     sprt_args = tuple(float(v) for v in args.sprt.split(",")) if args.sprt else None
-    jobs = schedule(engines, args.games, openings, random.Random(args.seed))
+    jobs = schedule(engines, args.games, openings, random.Random(args.seed), args.size, rule)
     records: list[GameRecord | None] = [None] * len(jobs)
     from tqdm import tqdm
 

@@ -35,6 +35,35 @@ def validate(opening: list[Move], size: int, rule: Rule) -> Board:
     return board
 
 
+def vary(opening: list[Move], rng, size: int, rule: Rule, plies: int = 2) -> list[Move]:
+    """The opening with `plies` more stones at random next to it (the side to move unchanged for
+    even plies), chosen so that the result is legal and no side has a VCF: a fresh game for a
+    match that has used every opening once with each colour, since deterministic engines would
+    otherwise replay the same games."""
+    from engine.prover import Prover
+
+    prover = Prover(tt_bits=12)
+    for _ in range(1000):
+        board = validate(opening, size, rule)
+        extra: list[Move] = []
+        for _ in range(plies):
+            near = [p for p in board.candidate_moves(2) if board.is_legal(*p)]
+            if not near:
+                break
+            move = near[rng.randrange(len(near))]
+            board.play(*move)
+            extra.append(move)
+            if board.game_over:
+                break
+        if len(extra) < plies or board.game_over:
+            continue
+        other = board.copy()
+        other.to_move = other.to_move.opponent
+        if all(prover.solve(b, "vcf", max_depth=10, budget_ms=20).result != "win" for b in (board, other)):
+            return list(opening) + extra
+    return list(opening)
+
+
 def renju26() -> list[list[Move]]:
     """The 26 standard Renju openings, by symmetry class: black h8, then white h9 (13 direct
     openings: the third stone in columns h..j, rows 6..10) or i9 (13 indirect ones: the third
