@@ -339,3 +339,16 @@ def test_ablation_summary_and_table_compare_variants_with_the_full_method():
     assert "2.000 (+0%)" in rows[2] and "3.000 (+50%)" in rows[3] and rows[3].endswith("| 0.00 |")
     cfg = variant_config(RunConfig(), "no threat planes", Path("out"))
     assert cfg.net.threat_planes is False and cfg.play.utss and cfg.run.endswith("no-threat-planes")
+
+
+def test_ablation_plot_draws_every_variant(tmp_path):
+    from engine.train.ablate import plot
+
+    for name in ("full-method", "no-UTSS"):
+        (tmp_path / name).mkdir()
+        lines = [json.dumps({"iteration": i, "train": {"loss": 3.0 - i}, "selfplay": {"games": 4, "mean_length": 30 + i,
+                                                                                       "branching": 50}})
+                 for i in range(3)]
+        (tmp_path / name / "log.jsonl").write_text("\n".join(lines) + "\n")
+    path = plot(tmp_path, ["full method", "no UTSS"])
+    assert path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000

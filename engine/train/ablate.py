@@ -71,6 +71,30 @@ def table(rows: dict[str, dict], opponents: list[str], games: int) -> str:
     return "\n".join(lines)
 
 
+def plot(out: Path, names: list[str]) -> Path:
+    """Loss, game length and branching per iteration, one line per variant (ablation.png)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    for name in names:
+        log = load_log(out / name.replace(" ", "-"))
+        games = np.cumsum([e["selfplay"]["games"] for e in log])
+        axes[0].plot(games, [e["train"]["loss"] for e in log], marker="o", label=name)
+        axes[1].plot(games, [e["selfplay"]["mean_length"] for e in log], marker="o", label=name)
+        axes[2].plot(games, [e["selfplay"]["branching"] for e in log], marker="o", label=name)
+    for ax, title in zip(axes, ("training loss (policy + value)", "mean game length (stones)",
+                                "branching (moves at the root)")):
+        ax.set(title=title, xlabel="self-play games")
+        ax.legend()
+    fig.tight_layout()
+    path = out / "ablation.png"
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.ablate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -100,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     text = table(rows, opponents, args.eval_games)
     (out / "ablation.md").write_text(text + "\n")
     (out / "ablation.json").write_text(json.dumps(rows, indent=2) + "\n")
+    plot(out, list(rows))
     print(text)
     return 0
 
