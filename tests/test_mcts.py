@@ -256,6 +256,40 @@ def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
     assert played[True] == 64 and played[False] == 300
 
 
+def test_verification_waits_for_the_leader_to_settle(monkeypatch):
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=0.5))
+    calls = []
+    real = m._verify
+
+    def record(board, root, i, seconds):
+        calls.append((time.monotonic() - t0, seconds))
+        real(board, root, i, seconds)
+
+    monkeypatch.setattr(m, "_verify", record)
+    t0 = time.monotonic()
+    m.search(b, t0 + 0.6, 0.6, early_stop=False)
+    assert calls and calls[0][0] >= 0.3 - 0.01  # not before half the move's time
+    assert sum(s for _, s in calls) <= m.cfg.verify_share * 0.6 + 1e-6
+
+
+def test_a_decided_search_still_verifies_its_move_before_stopping(monkeypatch):
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=1.0, batch=1))
+    monkeypatch.setattr(m, "_decided", lambda *a: True)
+    verified = []
+
+    def check(board, root, i, seconds):  # finds nothing, like most checks
+        verified.append(root.moves[i])
+        if root.children[i] is None:
+            root.children[i] = Node()
+        root.children[i].verified = True
+
+    monkeypatch.setattr(m, "_verify", check)
+    move = m.search(b, time.monotonic() + 30, 30.0, early_stop=True)
+    assert m.info.playouts == 64 and verified and verified[-1] == move
+
+
 def test_tree_memory_per_node_is_within_the_configured_estimate():
     import tracemalloc
 

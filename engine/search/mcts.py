@@ -36,10 +36,14 @@ class MCTSConfig:
     utss_depth_ply1: int = 9
     utss_nodes_ply1: int = 8000
     # The most visited root move is checked by a deep UTSS for the opponent before it is played
-    # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies.
-    verify_ms: float = 100.0  # per check (0: no checks)
+    # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies. The
+    # checks wait until the leader has settled (verify_after) so the time goes to one deep check of
+    # the move likely to be played rather than to shallow checks of passing leaders: the attacks
+    # that beat us need 2-4x10^5 prover nodes.
+    verify_ms: float = 250.0  # per check (0: no checks)
     verify_depth: int = 13
     verify_share: float = 0.3  # of the move's time, at most, for all checks together
+    verify_after: float = 0.5  # of the move's time gone before the first check (or the search is decided)
     node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
@@ -240,7 +244,10 @@ class MCTS:
                 break
             if len(root.moves) == 1 or (node_cap >= 0 and playouts + self.cfg.batch > node_cap):
                 break
-            if verify_left > 0.002 and self.cfg.utss and playouts >= 16:
+            searched = now - t0 - verify_spent
+            decided = early_stop and playouts >= 64 and self._decided(root, playouts, searched, soft - now)
+            late = now - t0 >= self.cfg.verify_after * (soft - t0)
+            if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided):
                 top = self._leader(root)
                 child = root.children[top] if top >= 0 else None
                 if top >= 0 and not (child is not None and (child.verified or child.proven)):
@@ -250,7 +257,7 @@ class MCTS:
                     verify_left -= spent_verifying
                     verify_spent += spent_verifying
                     continue
-            if early_stop and playouts >= 64 and self._decided(root, playouts, now - t0 - verify_spent, soft - now):
+            if decided:
                 break
             batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
             for _ in range(self.cfg.batch):
