@@ -167,3 +167,18 @@ def test_cli_runs_a_short_match(tmp_path, capsys):
     assert "greedy vs random: 2 games" in out and "Elo difference" in out and "SPRT" in out
     assert len(list((tmp_path / "games").glob("*.psq"))) == 2
     assert (tmp_path / "results.json").exists()
+
+
+def test_loss_analysis_finds_the_move_that_lost():
+    from engine.match.losses import analyse_game
+
+    # Black (the engine) ignores white's open three at move 7, then white fours and fives.
+    moves = [(0, 0), (5, 5), (0, 2), (6, 5), (0, 4), (7, 5), (14, 14), (8, 5), (0, 6), (9, 5)]
+    game = {"black": "me", "white": "them", "opening": [list(m) for m in moves[:1]],
+            "moves": [[x, y, 10] for x, y in moves[1:]], "winner": "white", "reason": "five"}
+    loss = analyse_game(game, "me", Prover(), 200.0, Rule.FREESTYLE, 15, 1)
+    assert loss is not None and loss.colour == "black" and loss.length == 10
+    assert loss.decisive == 6 and moves[loss.decisive] == (14, 14)
+    assert loss.line and loss.line[0] in ((4, 5), (8, 5))  # white's open four
+    assert loss.safe == loss.candidates == 4  # the filter's answers to the three (its four blocks) all hold
+    assert analyse_game(game, "them", Prover(), 200.0, Rule.FREESTYLE, 15, 1) is None  # the winner lost nothing

@@ -1,0 +1,105 @@
+"""Where an engine's lost games were lost, by the threat-space prover: for each loss, walking back
+from the end, the first of the engine's moves after which the opponent has a proven (UTSS) win, how
+long that win is, and whether the position before it was already lost (no candidate move survives).
+
+    python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500]
+
+A "lost already" loss means the real mistake came earlier, where the prover sees nothing: typically
+a quiet move of the opponent after which every defence loses.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.board import Board, Move, Rule
+from engine.coords import format_point
+from engine.prover import Prover
+
+
+@dataclass
+class Loss:
+    game: int  # 1-based, as in the match's records
+    colour: str
+    length: int  # stones at the end
+    decisive: int | None  # index (0-based, opening included) of the engine's move after which it is proven lost
+    line: list[Move]  # the opponent's win from there
+    nodes: int
+    safe: int  # candidate moves before the decisive move that no 13-ply UTSS refutes
+    candidates: int
+
+
+def _moves(game: dict) -> list[Move]:
+    return [tuple(m) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
+
+
+def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule = Rule.RENJU,
+                 size: int = 15, index: int = 0) -> Loss | None:
+    """The loss's decisive move, or None when `engine` did not lose this game."""
+    winner = game.get("winner")
+    if winner not in ("black", "white") or game[winner] == engine:
+        return None
+    colour = "black" if game["black"] == engine else "white"
+    seq = _moves(game)
+    mine = [i for i in range(len(game["opening"]), len(seq)) if (i % 2 == 0) == (colour == "black")]
+    decisive, line, nodes = None, [], 0
+    for i in reversed(mine):
+        board = Board.from_moves(seq[: i + 1], size=size, rule=rule)
+        if board.game_over:
+            continue
+        prover.clear()
+        proof = prover.solve(board, "utss", max_depth=17, budget_ms=ms)
+        if proof.result != "win":
+            break
+        decisive, line, nodes = i, proof.line, proof.nodes
+    safe = candidates = 0
+    if decisive is not None:
+        before = Board.from_moves(seq[:decisive], size=size, rule=rule)
+        moves = [m for m in before.candidate_moves(3) if before.is_legal(*m)]
+        candidates = len(moves)
+        for m in moves:
+            after = before.copy()
+            after.play(*m)
+            prover.clear()
+            if after.game_over or prover.solve(after, "utss", max_depth=13, budget_ms=ms / 10).result != "win":
+                safe += 1
+    return Loss(index, colour, len(seq), decisive, line, nodes, safe, candidates)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engine.match.losses", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", type=Path, help="a match's results.json")
+    ap.add_argument("--engine", default="pbrain-renju")
+    ap.add_argument("--ms", type=float, default=1500.0, help="prover time per position (default %(default)s)")
+    ap.add_argument("--rule", default="renju")
+    ap.add_argument("--size", type=int, default=15)
+    args = ap.parse_args(argv)
+    games = json.loads(args.results.read_text())
+    prover = Prover(tt_bits=20)
+    rule = Rule.parse(args.rule)
+    losses = already = 0
+    for n, game in enumerate(games, start=1):
+        loss = analyse_game(game, args.engine, prover, args.ms, rule, args.size, n)
+        if loss is None:
+            continue
+        losses += 1
+        if loss.decisive is None:
+            print(f"game {n:3d} ({loss.colour}): no proven win for the opponent before the end")
+            continue
+        lost_before = loss.safe == 0
+        already += lost_before
+        seq = _moves(game)
+        print(f"game {n:3d} ({loss.colour}): move {loss.decisive + 1} {format_point(seq[loss.decisive])} "
+              f"{loss.length - loss.decisive - 1} plies before the end; win of {len(loss.line)} plies "
+              f"({loss.nodes} nodes); safe alternatives {loss.safe}/{loss.candidates}"
+              + (" — lost already" if lost_before else ""), flush=True)
+    print(f"{losses} losses; {already} were already lost before the move the prover blames")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
