@@ -352,3 +352,22 @@ def test_ablation_plot_draws_every_variant(tmp_path):
         (tmp_path / name / "log.jsonl").write_text("\n".join(lines) + "\n")
     path = plot(tmp_path, ["full method", "no UTSS"])
     assert path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
+
+
+def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
+    import onnx
+
+    from engine.train.quantize import compare, quantize, sample_positions
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    src, out = tmp_path / "m.onnx", tmp_path / "m-int8.onnx"
+    export_onnx(net, src, 15, {"channels": 8})
+    positions = sample_positions(48, seed=3)
+    assert positions.shape == (48, FEATURE_PLANES, 15, 15) and positions[:, :2].sum() > 0
+    quantize(src, out, positions[:32])
+    assert any(n.op_type == "QuantizeLinear" for n in onnx.load(str(out)).graph.node)
+    ev = ONNXEvaluator(out)  # the engine loads it: the feature version came along
+    assert ev.metadata["channels"] == "8" and "int8" in ev.metadata["quantized"]
+    report = compare(src, out, positions[32:], batch=4)
+    assert report["value_mae"] < 0.05 and report["top1_agreement"] >= 0.5
