@@ -158,3 +158,15 @@ def test_make_player_model_choices(tmp_path):
     missing = make_player("mcts", model=str(tmp_path / "nope.onnx"))
     assert missing.mcts.ev.name == "heuristic" and "not found" in missing.load_message
     assert make_player("alphabeta", model="heuristic").name == "alphabeta"  # other players ignore it
+
+
+def test_the_shipped_model_is_the_newest_net_and_its_int8_twin_on_a_cpu(tmp_path):
+    from engine.search.player import shipped_model
+
+    assert shipped_model(folder=tmp_path) is None
+    for name in ("pbrain-renju-v1.onnx", "pbrain-renju-v1-int8.onnx", "pbrain-renju-v2.onnx"):
+        (tmp_path / name).write_bytes(b"x")
+    assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v2.onnx")  # v2 has no twin yet
+    (tmp_path / "pbrain-renju-v2-int8.onnx").write_bytes(b"x")
+    assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v2-int8.onnx")
+    assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v2.onnx")

@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 from engine import paths
 from engine.board import Board, Move
-from engine.net.onnx_eval import load_evaluator
+from engine.net.onnx_eval import cuda_driver_present, load_evaluator
 from engine.players import Limits, PatternPlayer, Player
 from engine.search.mcts import MCTS, MCTSConfig
 
 log = logging.getLogger("pbrain.search")
 
 
-def shipped_model() -> str | None:
-    models = sorted(paths.models_dir().glob("*.onnx"))
-    return str(models[-1]) if models else None
+def shipped_model(gpu: bool | None = None, folder: Path | None = None) -> str | None:
+    """The newest net in models/ (last in name order): its int8 twin (`NAME-int8.onnx`) on a CPU,
+    where it is ~2x faster, the float net on a GPU."""
+    models = sorted((folder or paths.models_dir()).glob("*.onnx"))
+    floats = [m for m in models if not m.stem.endswith("-int8")]
+    if not floats:
+        return str(models[-1]) if models else None
+    newest = floats[-1]
+    twin = newest.with_name(newest.stem + "-int8.onnx")
+    if gpu is None:
+        gpu = cuda_driver_present()
+    return str(newest if gpu or not twin.exists() else twin)
 
 
 class MCTSPlayer(Player):
