@@ -357,7 +357,7 @@ def test_ablation_plot_draws_every_variant(tmp_path):
 def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
     import onnx
 
-    from engine.train.quantize import compare, quantize, sample_positions
+    from engine.train.quantize import compare, main, sample_positions
 
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))
@@ -365,7 +365,9 @@ def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
     export_onnx(net, src, 15, {"channels": 8})
     positions = sample_positions(48, seed=3)
     assert positions.shape == (48, FEATURE_PLANES, 15, 15) and positions[:, :2].sum() > 0
-    quantize(src, out, positions[:32])
+    assert main([str(src), "--out", str(out), "--calibration", "32", "--test", "16"]) == 0
+    sidecar = json.loads(out.with_suffix(".json").read_text())
+    assert sidecar["source"] == "m.onnx" and sidecar["feature_version"] == FEATURE_VERSION
     assert any(n.op_type == "QuantizeLinear" for n in onnx.load(str(out)).graph.node)
     ev = ONNXEvaluator(out)  # the engine loads it: the feature version came along
     assert ev.metadata["channels"] == "8" and "int8" in ev.metadata["quantized"]

@@ -5,11 +5,15 @@ policy top-1 agreement, value error and time per batch on one core.
     python -m engine.train.quantize models/pbrain-renju-v1.onnx --out models/pbrain-renju-v1-int8.onnx
 
 The feature version and the rest of the metadata are carried over, so the engine loads the result
-like any model (`--model FILE`). Whether it keeps its strength is a match's question.
+like any model (`--model FILE`; on a CPU it prefers `NAME-int8.onnx` beside the newest `NAME.onnx`),
+and a sidecar `NAME-int8.json` records how it was made. Whether it keeps its strength is a match's
+question.
 """
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import sys
 import tempfile
 import time
@@ -17,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, Board
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board
 from engine.players import Limits, PatternPlayer
 
 
@@ -118,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     report = compare(args.model, args.out, sample_positions(args.test, args.seed + 1))
     for key, value in report.items():
         print(f"{key:20s} {value:.4g}" if isinstance(value, float) else f"{key:20s} {value}")
+    sidecar = {"made_by": "python -m engine.train.quantize", "date": datetime.date.today().isoformat(),
+               "source": args.model.name, "feature_version": FEATURE_VERSION,
+               "method": "onnxruntime quantize_static, QDQ, per-channel int8 weights, uint8 activations",
+               "calibration_positions": args.calibration, "seed": args.seed, "comparison": report}
+    args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
     return 0
 
 
