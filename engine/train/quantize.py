@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--test", type=int, default=512, help="other positions to compare on")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     quantize(args.model, args.out, sample_positions(args.calibration, args.seed))
     report = compare(args.model, args.out, sample_positions(args.test, args.seed + 1))
     for key, value in report.items():
