@@ -77,7 +77,10 @@ def render(rows, command: str) -> str:
                    "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
                    "cannot be overtaken, so playouts/s is computed over the time actually spent. \"C\" includes the "
                    "threat-space proofs: the root's VCF, UTSS at the tree's first plies and the deep check of the "
-                   "leading root move (up to 30% of the move's time), which add no playouts.")
+                   "leading root move (up to 30% of the move's time), which add no playouts. On a CPU the engine "
+                   "plays the int8 twin of the newest net; its float source is measured in the same run for the "
+                   "ratio. Figures drift between runs on this shared machine (the float net's middle game gave "
+                   "1,331 to 1,659 playouts/s across runs on 2026-11-22): compare rows of one run.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
 
     model = shipped_model() if args.model == "shipped" else None if args.model == "none" else args.model
     rows = run(model, args.seconds, args.repeats)
+    if model is not None and model.endswith("-int8.onnx"):  # its float source, for the ratio
+        source = model[: -len("-int8.onnx")] + ".onnx"
+        if Path(source).exists():
+            rows += run(source, args.seconds, args.repeats)
     if model is not None:  # the heuristic evaluator beside the net, measured in the same run
         rows += run(None, args.seconds, args.repeats)[1:]
     for a, b in rows:
