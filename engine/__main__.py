@@ -45,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--player", default="mcts", help="which player answers (default: %(default)s)")
     ap.add_argument("--model", default=None,
                     help="ONNX model for the search player, or 'heuristic' (default: the shipped model)")
+    ap.add_argument("--search", default=None, metavar="KEY=VALUE,...",
+                    help="search settings for tuning matches, e.g. verify_ms=400,c_puct=2 (see MCTSConfig)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
     args = ap.parse_args(argv)
     out = protocol_stdout()
@@ -55,7 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     from engine.registry import make_player
 
     logs.setup(args.log_level)
-    player = make_player(args.player, model=args.model)
+    try:
+        player = make_player(args.player, model=args.model, search=args.search)
+    except ValueError as e:
+        ap.error(str(e))
     session = Session(player, startup=startup_seconds(), on_folder=logs.add_folder)
     sys.stdin.reconfigure(errors="replace")
     return serve(session, sys.stdin, out)

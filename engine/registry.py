@@ -1,8 +1,11 @@
 """Every player by name, for `--player NAME` and the match runner."""
 from __future__ import annotations
 
+import dataclasses
+
 from engine.baselines import AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UCTPlayer
 from engine.players import DeliberatePlayer, PatternPlayer, Player
+from engine.search.mcts import MCTSConfig
 from engine.search.player import MCTSPlayer
 
 PLAYERS: dict[str, type[Player]] = {
@@ -16,11 +19,27 @@ PLAYERS: dict[str, type[Player]] = {
 }
 
 
-def make_player(name: str, model: str | None = None) -> Player:
+def search_config(text: str) -> MCTSConfig:
+    """MCTSConfig from "key=value,key=value" (values typed like the defaults), or ValueError."""
+    cfg = MCTSConfig()
+    fields = {f.name: f for f in dataclasses.fields(MCTSConfig)}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key.strip() not in fields:
+            raise ValueError(f"bad search setting {item!r}; known: {', '.join(fields)}")
+        default = getattr(cfg, key.strip())
+        kind = type(default)
+        parsed = value.strip().lower() in ("1", "true", "yes") if kind is bool else kind(value.strip())
+        setattr(cfg, key.strip(), parsed)
+    return cfg
+
+
+def make_player(name: str, model: str | None = None, search: str | None = None) -> Player:
     """The player called `name`; `model` (an ONNX file, or `heuristic` for the heuristic
-    evaluator) is for the search player only."""
+    evaluator) and `search` (MCTSConfig overrides, "key=value,...") are for the search player only."""
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}")
-    if model is not None and name == "mcts":
-        return MCTSPlayer(model=None if model in ("none", "heuristic") else model)
+    if name == "mcts" and (model is not None or search):
+        chosen = "shipped" if model is None else None if model in ("none", "heuristic") else model
+        return MCTSPlayer(model=chosen, config=search_config(search) if search else None)
     return PLAYERS[name]()

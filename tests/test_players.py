@@ -170,3 +170,17 @@ def test_the_shipped_model_is_the_newest_net_and_its_int8_twin_on_a_cpu(tmp_path
     (tmp_path / "pbrain-renju-v2-int8.onnx").write_bytes(b"x")
     assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v2-int8.onnx")
     assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v2.onnx")
+
+
+def test_search_settings_from_the_command_line():
+    from engine.registry import make_player, search_config
+
+    cfg = search_config("verify_ms=400, verify_share=0.4,utss=false,batch=4")
+    assert cfg.verify_ms == 400.0 and cfg.verify_share == 0.4 and cfg.utss is False and cfg.batch == 4
+    assert search_config("").c_puct == search_config("c_puct=1.6").c_puct
+    for bad in ("nonsense=1", "verify_ms", "batch=x"):
+        with pytest.raises(ValueError):
+            search_config(bad)
+    player = make_player("mcts", model="heuristic", search="verify_ms=7")
+    assert player.mcts.cfg.verify_ms == 7.0 and player.mcts.ev.name == "heuristic"
+    assert make_player("mcts", search="c_puct=2").mcts.cfg.c_puct == 2.0  # the shipped model, tuned search
