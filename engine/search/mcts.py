@@ -39,10 +39,11 @@ class MCTSConfig:
     # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies. The
     # checks wait until the leader has settled (verify_after) so the time goes to one deep check of
     # the move likely to be played rather than to shallow checks of passing leaders: the attacks
-    # that beat us need 2-4x10^5 prover nodes.
-    verify_ms: float = 250.0  # per check (0: no checks)
+    # that beat us need 2-4x10^5 prover nodes (docs/strength.md: 57.5% -> 67% -> 71.5% against
+    # alphabeta as the checks went from 100 ms each to one of 250 ms, then 400 ms).
+    verify_ms: float = 400.0  # per check (0: no checks)
     verify_depth: int = 13
-    verify_share: float = 0.3  # of the move's time, at most, for all checks together
+    verify_share: float = 0.4  # of the move's time, at most, for all checks together
     verify_after: float = 0.5  # of the move's time gone before the first check (or the search is decided)
     node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
