@@ -95,10 +95,8 @@ def main(argv: list[str] | None = None) -> int:
 
     model = shipped_model() if args.model == "shipped" else None if args.model == "none" else args.model
     rows = run(model, args.seconds, args.repeats)
-    if model is not None and model.endswith("-int8.onnx"):  # its float source, for the ratio
-        source = model[: -len("-int8.onnx")] + ".onnx"
-        if Path(source).exists():
-            rows += run(source, args.seconds, args.repeats)
+    if args.model == "shipped" and shipped_model(gpu=True) != model:  # the float net beside its int8 twin
+        rows += run(shipped_model(gpu=True), args.seconds, args.repeats)
     if model is not None:  # the heuristic evaluator beside the net, measured in the same run
         rows += run(None, args.seconds, args.repeats)[1:]
     for a, b in rows:

@@ -22,15 +22,13 @@ PLAYERS: dict[str, type[Player]] = {
 def search_config(text: str) -> MCTSConfig:
     """MCTSConfig from "key=value,key=value" (values typed like the defaults), or ValueError."""
     cfg = MCTSConfig()
-    fields = {f.name: f for f in dataclasses.fields(MCTSConfig)}
+    names = [f.name for f in dataclasses.fields(MCTSConfig)]
     for item in filter(None, (part.strip() for part in text.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or key.strip() not in fields:
-            raise ValueError(f"bad search setting {item!r}; known: {', '.join(fields)}")
-        default = getattr(cfg, key.strip())
-        kind = type(default)
-        parsed = value.strip().lower() in ("1", "true", "yes") if kind is bool else kind(value.strip())
-        setattr(cfg, key.strip(), parsed)
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or key not in names:
+            raise ValueError(f"bad search setting {item!r}; known: {', '.join(names)}")
+        kind = type(getattr(cfg, key))
+        setattr(cfg, key, value.lower() in ("1", "true", "yes") if kind is bool else kind(value))
     return cfg
 
 

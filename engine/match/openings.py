@@ -57,11 +57,16 @@ def vary(opening: list[Move], rng, size: int, rule: Rule, plies: int = 2) -> lis
                 break
         if len(extra) < plies or board.game_over:
             continue
-        other = board.copy()
-        other.to_move = other.to_move.opponent
-        if all(prover.solve(b, "vcf", max_depth=10, budget_ms=20).result != "win" for b in (board, other)):
+        if no_vcf_either_side(board, prover, 20.0):
             return list(opening) + extra
     return list(opening)
+
+
+def no_vcf_either_side(board: Board, prover, budget_ms: float) -> bool:
+    """Neither the side to move nor its opponent (were it to move) has a VCF the prover finds."""
+    other = board.copy()
+    other.to_move = other.to_move.opponent
+    return all(prover.solve(b, "vcf", max_depth=10, budget_ms=budget_ms).result != "win" for b in (board, other))
 
 
 def renju26() -> list[list[Move]]:
@@ -100,11 +105,7 @@ def balanced(count: int = 24, seed: int = 8, size: int = 15, rule: Rule = Rule.R
         if key in seen:
             continue
         seen.add(key)
-        if prover.solve(board, "vcf", max_depth=10, budget_ms=50).result == "win":
-            continue
-        other = board.copy()
-        other.to_move = other.to_move.opponent
-        if prover.solve(other, "vcf", max_depth=10, budget_ms=50).result == "win":
+        if not no_vcf_either_side(board, prover, 50.0):
             continue
         if abs(side_balance(board, judge, Limits(deadline=float("inf")))) > 150:
             continue

@@ -79,14 +79,9 @@ def quantize(model: Path, out: Path, positions: np.ndarray) -> None:
 
 def compare(float_model: Path, int8_model: Path, positions: np.ndarray, batch: int = 8) -> dict:
     """Top-1 policy agreement, mean absolute value difference, and ms per batch for each net."""
-    import onnxruntime as ort
+    from engine.net.onnx_eval import ONNXEvaluator
 
-    def session(path: Path):
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = opts.inter_op_num_threads = 1
-        return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
-
-    a, b = session(float_model), session(int8_model)
+    a, b = (ONNXEvaluator(path, threads=1, gpu=False).session for path in (float_model, int8_model))
     name = a.get_inputs()[0].name
     pa, va = a.run(None, {name: positions})
     pb, vb = b.run(None, {name: positions})
