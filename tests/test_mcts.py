@@ -321,3 +321,44 @@ def test_the_memory_allowance_caps_the_tree():
     move = tiny.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, memory_bytes=1)
     assert tiny.info.playouts == 0 and b.is_legal(*move)
     assert tiny.root.priors[tiny.root.moves.index(move)] == tiny.root.priors.max()  # no visits: the best prior
+
+
+def test_a_reproof_budget_grows_with_the_visits_until_it_proves_the_node():
+    b = Board.from_moves(LOST_GAME)
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(reprove_plies=2, reprove_nodes=500))
+    m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
+    i = m.root.moves.index((5, 8))
+    node = m.root.children[i] = Node()
+    after = b.copy()
+    after.play(5, 8)  # white wins in 11 plies; the proof takes ~1.6x10^5 nodes
+    node.visits = 16
+    m.prover.clear()
+    m._reprove(after, node, seconds=5.0)
+    assert node.proven == 0 and node.reprove_at == 64  # 8,000 nodes were not enough; next at 4x the visits
+    node.visits = 400
+    m.prover.clear()
+    m._reprove(after, node, seconds=5.0)
+    assert node.proven == 1 and node.win_move == (3, 10)
+    assert after.moves == LOST_GAME + [(5, 8)]  # the board is unchanged
+
+
+def test_reproofs_run_near_the_root_on_visited_nodes_within_their_share(monkeypatch):
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    cfg = MCTSConfig(reprove_plies=2, reprove_first=8, verify_ms=0, batch=1)
+    m = MCTS(HeuristicEvaluator(), cfg)
+    calls = []
+    real = m._reprove
+
+    def record(board, node, seconds):
+        took = real(board, node, seconds)
+        calls.append((len(board.moves) - 6, node.visits, node.reprove_at, seconds, took))
+        return took
+
+    monkeypatch.setattr(m, "_reprove", record)
+    m.search(b, time.monotonic() + 1.0, 1.0, early_stop=False)
+    assert calls
+    spent = 0.0
+    for ply, visits, due, seconds, took in calls:
+        assert 1 <= ply <= 2 and visits >= 8 and due >= visits * cfg.reprove_growth - 1
+        assert seconds <= cfg.reprove_share * 1.0 - spent + 1e-6
+        spent += took

@@ -45,6 +45,16 @@ class MCTSConfig:
     verify_depth: int = 13
     verify_share: float = 0.4  # of the move's time, at most, for all checks together
     verify_after: float = 0.5  # of the move's time gone before the first check (or the search is decided)
+    # Nodes the search keeps returning to, near the root, get deeper UTSS as their visits grow
+    # (at reprove_first visits, then each time they grow reprove_growth-fold), with a node budget
+    # proportional to the visits: the threat sequences that decide games are 9-11 plies after a
+    # quiet move, too deep for the leaves' proofs but cheap once the search has found the line.
+    reprove_plies: int = 0  # nodes from ply 1 to this get re-proved (0: never)
+    reprove_first: int = 16
+    reprove_growth: float = 4.0
+    reprove_nodes: int = 500  # per visit of the node
+    reprove_depth: int = 11
+    reprove_share: float = 0.25  # of the move's time, at most, for all re-proofs together
     node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
@@ -60,7 +70,7 @@ _EMPTY_I = np.zeros(0, dtype=np.int8)
 
 class Node:
     __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
-                 "ptrs", "win_move", "verified")
+                 "ptrs", "win_move", "verified", "reprove_at")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -78,6 +88,7 @@ class Node:
         self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
         self.win_move: Move | None = None  # the first move of the proof that settled this node as won
         self.verified = False  # a deep UTSS has looked at this position (see MCTSConfig.verify_ms)
+        self.reprove_at = 0  # visits at which the next deeper proof is due (0: reprove_first)
 
     def bind(self) -> None:
         """(Re)make the C views; call whenever an array is replaced."""
@@ -229,6 +240,8 @@ class MCTS:
         last_report, reported_best, root_pick = t0, None, -1
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
+        reprove = self.cfg.reprove_plies if self.cfg.utss else 0
+        reprove_left = self.cfg.reprove_share * min(optimum, deadline - t0) if reprove > 0 else 0.0
         if report:
             report("REALTIME REFRESH")
         while True:
@@ -265,6 +278,13 @@ class MCTS:
                 path: list[tuple[Node, int]] = []
                 node, ply = root, 0
                 while node.expanded and not node.proven and node.moves:
+                    if 1 <= ply <= reprove and reprove_left > 0.002 and node.visits >= (node.reprove_at or
+                                                                                         self.cfg.reprove_first):
+                        took = self._reprove(b, node, min(reprove_left, deadline - time.monotonic() - 0.005))
+                        reprove_left -= took
+                        verify_spent += took
+                        if node.proven:
+                            break
                     i = self._select(node)
                     if node is root:
                         root_pick = i
@@ -347,6 +367,21 @@ class MCTS:
             if child.proven > 0 and proof.line:
                 child.win_move = proof.line[0]
             self._propagate_proofs([(root, i)], child)
+
+    def _reprove(self, b: Board, node: Node, seconds: float) -> float:
+        """A deeper UTSS at a node the search keeps visiting (b is its position); the next one is
+        due when its visits have grown reprove_growth-fold. Returns the seconds spent."""
+        t = time.monotonic()
+        node.reprove_at = max(node.visits + 1, int(node.visits * self.cfg.reprove_growth))
+        if seconds <= 0.001 or b.game_over:
+            return 0.0
+        proof = self.prover.solve(b, "utss", max_depth=self.cfg.reprove_depth,
+                                  budget_nodes=self.cfg.reprove_nodes * node.visits, budget_ms=seconds * 1000)
+        if proof.result in ("win", "loss"):
+            node.proven = 1 if proof.result == "win" else -1
+            if node.proven > 0 and proof.line:
+                node.win_move = proof.line[0]
+        return time.monotonic() - t
 
     def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
         """value is for the side to move at the leaf; each edge stores it for its mover."""
