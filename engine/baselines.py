@@ -62,8 +62,8 @@ class AlphaBetaPlayer(Player):
             return [(proof.line[0], 1e9)]
         left = max(0.001, min(limits.optimum or 1e9, limits.deadline - time.monotonic()))
         x, y = ffi.new("int16_t *"), ffi.new("int16_t *")
-        depth, nodes = ffi.new("int *"), ffi.new("int64_t *")
-        status = lib.rj_alphabeta(board._b, self.max_depth, left * 1000, x, y, depth, nodes)
+        depth, nodes, value = ffi.new("int *"), ffi.new("int64_t *"), ffi.new("int *")
+        status = lib.rj_alphabeta(board._b, self.max_depth, left * 1000, x, y, depth, nodes, value)
         if status != lib.RJ_OK:
             return self.fallback.ranked(board, limits)
         return [((x[0], y[0]), float(depth[0]))]

@@ -238,9 +238,12 @@ int rj_puct_select(const float *prior, const float *visits, const float *value_s
  * defence), -1 where it may not play; returns the best score. */
 int rj_point_scores(rj_board *b, int32_t *out);
 /* Iterative-deepening alpha-beta over the pattern evaluation, best-scored candidates only, until
- * max_depth plies or max_ms; the move of the deepest completed iteration. */
+ * max_depth plies or max_ms; the move and value (for the side to move) of the deepest completed
+ * iteration. A value beyond +-(RJ_AB_WIN - RJ_MAX_LINE_PLIES) is a five forced within the
+ * candidates searched (not a proof: only the best-scored replies were tried). */
+#define RJ_AB_WIN 1000000
 int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
-                 int64_t *nodes);
+                 int64_t *nodes, int *value);
 /* Plays a heuristic game from the position (win if possible, block a five, else score-weighted
  * among points next to stones) for at most max_moves, takes it back, and returns the winner
  * (RJ_BLACK, RJ_WHITE) or RJ_ONGOING for none. */

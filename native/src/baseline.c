@@ -66,7 +66,7 @@ static int evaluate(const rj_board *b)
     return v;
 }
 
-#define AB_WIN 1000000
+#define AB_WIN RJ_AB_WIN
 #define AB_MAX_MOVES 12 /* only the best-scored candidates are searched */
 
 struct ab {
@@ -151,12 +151,13 @@ static int alphabeta(struct ab *s, int depth, int alpha, int beta, int ply)
 }
 
 int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
-                 int64_t *nodes)
+                 int64_t *nodes, int *value)
 {
     struct ab s = {b, rj_now_ns() + max_ms * 1e6, 0, 0};
     int16_t moves[AB_MAX_MOVES];
     int n = ordered_moves(b, moves, AB_MAX_MOVES);
     *depth_reached = 0;
+    *value = 0;
     if (n == 0)
         return RJ_E_GAMEOVER;
     int best = moves[0];
@@ -186,6 +187,7 @@ int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t 
             break;
         best = it_best;
         *depth_reached = depth;
+        *value = it_value;
         if (it_value >= AB_WIN - 100 || it_value <= -AB_WIN + 100)
             break; /* decided */
     }
