@@ -7,8 +7,8 @@ import numpy as np
 
 from engine.board import Board, Color, Rule
 from engine.net.evaluator import HeuristicEvaluator
-from engine.prover import Proof
 from engine.protocol.session import Session
+from engine.prover import Proof
 from engine.search.mcts import MCTS, MCTSConfig, Node
 from engine.search.player import MCTSPlayer
 
@@ -333,11 +333,11 @@ def test_a_reproof_budget_grows_with_the_visits_until_it_proves_the_node():
     after = b.copy()
     after.play(5, 8)  # white wins in 11 plies; the proof takes ~1.6x10^5 nodes
     node.visits = 16
-    m.deep_prover.clear()
+    m.prover.clear()
     m._reprove(after, node, seconds=5.0)
     assert node.proven == 0 and node.reprove_at == 64  # 8,000 nodes were not enough; next at 4x the visits
     node.visits = 400
-    m.deep_prover.clear()
+    m.prover.clear()
     m._reprove(after, node, seconds=5.0)
     assert node.proven == 1 and node.win_move == (3, 10)
     assert after.moves == LOST_GAME + [(5, 8)]  # the board is unchanged
@@ -382,7 +382,7 @@ def test_an_alpha_beta_refutation_marks_the_move_without_proving_it(monkeypatch)
     m = MCTS(HeuristicEvaluator(), MCTSConfig(refute_ms=200))
     m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
     i = int(np.argmax(m.root.priors))
-    monkeypatch.setattr(m.deep_prover, "solve", lambda *a, **k: Proof("unknown"))  # UTSS sees nothing
+    monkeypatch.setattr(m.prover, "solve", lambda *a, **k: Proof("unknown"))  # UTSS sees nothing
     asked = []
     monkeypatch.setattr(m, "_forces_five", lambda board, seconds: asked.append(seconds) or True)
     m._verify(b.copy(), m.root, i, seconds=1.0)

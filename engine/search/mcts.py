@@ -53,8 +53,9 @@ class MCTSConfig:
     refute_ms: float = 0.0  # 0: no alpha-beta second opinion
     # Nodes the search keeps returning to, near the root, get deeper UTSS as their visits grow
     # (at reprove_first visits, then each time they grow reprove_growth-fold), with a node budget
-    # proportional to the visits: the threat sequences that decide games are 9-11 plies after a
-    # quiet move, too deep for the leaves' proofs but cheap once the search has found the line.
+    # proportional to the visits: aimed at the 9-11-ply threat sequences after a quiet move that
+    # the leaves' proofs are too shallow for. Off until a match shows it pays: on 24 middle-game
+    # positions at 0.8 s (plies 1-3) it spent its whole share and proved one node.
     reprove_plies: int = 0  # nodes from ply 1 to this get re-proved (0: never)
     reprove_first: int = 16
     reprove_growth: float = 4.0
@@ -117,10 +118,7 @@ class MCTS:
         self.ev = evaluator
         self.cfg = config or MCTSConfig()
         self.rng = np.random.default_rng(seed)
-        self.prover = Prover(tt_bits=16)  # the leaves' shallow proofs
-        # The deep checks and re-proofs visit 10^5-10^6 nodes: with a table of their own they do
-        # not flush the entries the leaves' proofs keep hitting.
-        self.deep_prover = Prover(tt_bits=18)
+        self.prover = Prover(tt_bits=16)
         self.root: Node | None = None
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
@@ -129,7 +127,6 @@ class MCTS:
     def clear(self) -> None:
         self.root, self.root_moves = None, []
         self.prover.clear()
-        self.deep_prover.clear()
 
     # ---- tree reuse ---------------------------------------------------------------------
 
@@ -371,8 +368,7 @@ class MCTS:
             if b.game_over or seconds <= 0:
                 return
             second = min(self.cfg.refute_ms / 1000, seconds / 2) if self.cfg.refute_ms > 0 else 0.0
-            proof = self.deep_prover.solve(b, "utss", max_depth=self.cfg.verify_depth,
-                                           budget_ms=(seconds - second) * 1000)
+            proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=(seconds - second) * 1000)
             if proof.result not in ("win", "loss") and second > 0.001:
                 refuted = self._forces_five(b, second)
         finally:
@@ -402,7 +398,7 @@ class MCTS:
         node.reprove_at = max(node.visits + 1, int(node.visits * self.cfg.reprove_growth))
         if seconds <= 0.001 or b.game_over:
             return 0.0
-        proof = self.deep_prover.solve(b, "utss", max_depth=self.cfg.reprove_depth,
+        proof = self.prover.solve(b, "utss", max_depth=self.cfg.reprove_depth,
                                   budget_nodes=self.cfg.reprove_nodes * node.visits, budget_ms=seconds * 1000)
         if proof.result in ("win", "loss"):
             node.proven = 1 if proof.result == "win" else -1
