@@ -67,3 +67,22 @@ def test_alphabeta_finds_a_vcf():
     after = board.copy()
     after.play(*move)
     assert after.threat(Color.BLACK) >= 2  # a four (or better): the forcing line starts
+
+
+def test_alphabeta_reports_a_forced_five_in_its_value():
+    from engine.native import ffi, lib
+
+    def value(board: Board) -> int:
+        x, y = ffi.new("int16_t *"), ffi.new("int16_t *")
+        depth, nodes, v = ffi.new("int *"), ffi.new("int64_t *"), ffi.new("int *")
+        assert lib.rj_alphabeta(board._b, 64, 200, x, y, depth, nodes, v) == lib.RJ_OK
+        return v[0]
+
+    forced = lib.RJ_AB_WIN - lib.RJ_MAX_LINE_PLIES
+    assert abs(value(Board.from_moves([(7, 7), (8, 8), (6, 8)]))) < forced  # a quiet opening
+    # White to move with an open three: the open four, then the five.
+    b = Board.from_stones([(0, 0), (0, 2), (14, 12), (3, 3), (14, 14)], [(5, 7), (6, 7), (7, 7), (9, 9)],
+                          to_move=Color.WHITE, rule=Rule.FREESTYLE)
+    before = [b[x, y] for x in range(15) for y in range(15)]
+    assert value(b) >= forced
+    assert [b[x, y] for x in range(15) for y in range(15)] == before  # the board is unchanged

@@ -8,7 +8,6 @@ import numpy as np
 from engine.board import Board, Color, Rule
 from engine.net.evaluator import HeuristicEvaluator
 from engine.protocol.session import Session
-from engine.prover import Proof
 from engine.search.mcts import MCTS, MCTSConfig, Node
 from engine.search.player import MCTSPlayer
 
@@ -322,72 +321,3 @@ def test_the_memory_allowance_caps_the_tree():
     move = tiny.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, memory_bytes=1)
     assert tiny.info.playouts == 0 and b.is_legal(*move)
     assert tiny.root.priors[tiny.root.moves.index(move)] == tiny.root.priors.max()  # no visits: the best prior
-
-
-def test_a_reproof_budget_grows_with_the_visits_until_it_proves_the_node():
-    b = Board.from_moves(LOST_GAME)
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(reprove_plies=2, reprove_nodes=500))
-    m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
-    i = m.root.moves.index((5, 8))
-    node = m.root.children[i] = Node()
-    after = b.copy()
-    after.play(5, 8)  # white wins in 11 plies; the proof takes ~1.6x10^5 nodes
-    node.visits = 16
-    m.prover.clear()
-    m._reprove(after, node, seconds=5.0)
-    assert node.proven == 0 and node.reprove_at == 64  # 8,000 nodes were not enough; next at 4x the visits
-    node.visits = 400
-    m.prover.clear()
-    m._reprove(after, node, seconds=5.0)
-    assert node.proven == 1 and node.win_move == (3, 10)
-    assert after.moves == LOST_GAME + [(5, 8)]  # the board is unchanged
-
-
-def test_reproofs_run_near_the_root_on_visited_nodes_within_their_share(monkeypatch):
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    cfg = MCTSConfig(reprove_plies=2, reprove_first=8, verify_ms=0, batch=1)
-    m = MCTS(HeuristicEvaluator(), cfg)
-    calls = []
-    real = m._reprove
-
-    def record(board, node, seconds):
-        took = real(board, node, seconds)
-        calls.append((len(board.moves) - 6, node.visits, node.reprove_at, seconds, took))
-        return took
-
-    monkeypatch.setattr(m, "_reprove", record)
-    m.search(b, time.monotonic() + 1.0, 1.0, early_stop=False)
-    assert calls
-    spent = 0.0
-    for ply, visits, due, seconds, took in calls:
-        assert 1 <= ply <= 2 and visits >= 8 and due >= visits * cfg.reprove_growth - 1
-        assert seconds <= cfg.reprove_share * 1.0 - spent + 1e-6
-        spent += took
-
-
-def test_the_alpha_beta_second_opinion_sees_a_forced_five():
-    quiet = Board.from_moves([(7, 7), (8, 8), (6, 8)])
-    assert not MCTS._forces_five(quiet, 0.1)
-    # White to move with an open three (and black elsewhere): the open four, then the five.
-    b = Board.from_stones([(0, 0), (0, 2), (14, 12), (3, 3), (14, 14)], [(5, 7), (6, 7), (7, 7), (9, 9)],
-                          to_move=Color.WHITE, rule=Rule.FREESTYLE)
-    before = b.copy()
-    assert MCTS._forces_five(b, 0.2)
-    assert b.stone_count == before.stone_count and b.to_move == Color.WHITE
-    assert all(b[x, y] == before[x, y] for x in range(15) for y in range(15))  # the board is unchanged
-
-
-def test_an_alpha_beta_refutation_marks_the_move_without_proving_it(monkeypatch):
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(refute_ms=200))
-    m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
-    i = int(np.argmax(m.root.priors))
-    monkeypatch.setattr(m.prover, "solve", lambda *a, **k: Proof("unknown"))  # UTSS sees nothing
-    asked = []
-    monkeypatch.setattr(m, "_forces_five", lambda board, seconds: asked.append(seconds) or True)
-    m._verify(b.copy(), m.root, i, seconds=1.0)
-    assert asked == [0.2]  # refute_ms, within half the check
-    assert m.root.cp[i] == 1 and m.root.children[i].proven == 0  # refuted, not proven
-    m.root.N[:] = 0
-    m.root.N[i] = 100  # even as the most visited move it is not played
-    assert m._best(m.root) != m.root.moves[i] and m._leader(m.root) != i

@@ -45,24 +45,6 @@ class MCTSConfig:
     verify_depth: int = 13
     verify_share: float = 0.4  # of the move's time, at most, for all checks together
     verify_after: float = 0.5  # of the move's time gone before the first check (or the search is decided)
-    # When the check's UTSS settles nothing, an alpha-beta search for the opponent (best-scored
-    # candidates only, quiet moves included, which UTSS cannot try) gets this much of the check: a
-    # five it forces marks our move refuted, played only if every move is. Not a proof, so the
-    # child is not marked proven; over the 100 games of docs/strength.md it flagged 1 of 1,567
-    # moves of the games we won and a move of every game we lost, 8-14 plies before the end; yet
-    # with 150 ms of each check it scored 65.5% against alphabeta, against 71.5% without.
-    refute_ms: float = 0.0  # 0: no alpha-beta second opinion
-    # Nodes the search keeps returning to, near the root, get deeper UTSS as their visits grow
-    # (at reprove_first visits, then each time they grow reprove_growth-fold), with a node budget
-    # proportional to the visits: aimed at the 9-11-ply threat sequences after a quiet move that
-    # the leaves' proofs are too shallow for. Off: it cost more playouts than its rare proofs
-    # were worth (58.5% against alphabeta with plies 1-2, against 71.5% without; docs/strength.md).
-    reprove_plies: int = 0  # nodes from ply 1 to this get re-proved (0: never)
-    reprove_first: int = 16
-    reprove_growth: float = 4.0
-    reprove_nodes: int = 500  # per visit of the node
-    reprove_depth: int = 11
-    reprove_share: float = 0.25  # of the move's time, at most, for all re-proofs together
     node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
@@ -78,7 +60,7 @@ _EMPTY_I = np.zeros(0, dtype=np.int8)
 
 class Node:
     __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
-                 "ptrs", "win_move", "verified", "reprove_at")
+                 "ptrs", "win_move", "verified")
 
     def __init__(self) -> None:
         self.moves: list[Move] = []
@@ -96,7 +78,6 @@ class Node:
         self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
         self.win_move: Move | None = None  # the first move of the proof that settled this node as won
         self.verified = False  # a deep UTSS has looked at this position (see MCTSConfig.verify_ms)
-        self.reprove_at = 0  # visits at which the next deeper proof is due (0: reprove_first)
 
     def bind(self) -> None:
         """(Re)make the C views; call whenever an array is replaced."""
@@ -248,8 +229,6 @@ class MCTS:
         last_report, reported_best, root_pick = t0, None, -1
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
-        reprove = self.cfg.reprove_plies if self.cfg.utss else 0
-        reprove_left = self.cfg.reprove_share * min(optimum, deadline - t0) if reprove > 0 else 0.0
         if report:
             report("REALTIME REFRESH")
         while True:
@@ -286,13 +265,6 @@ class MCTS:
                 path: list[tuple[Node, int]] = []
                 node, ply = root, 0
                 while node.expanded and not node.proven and node.moves:
-                    if 1 <= ply <= reprove and reprove_left > 0.002 and node.visits >= (node.reprove_at or
-                                                                                         self.cfg.reprove_first):
-                        took = self._reprove(b, node, min(reprove_left, deadline - time.monotonic() - 0.005))
-                        reprove_left -= took
-                        verify_spent += took
-                        if node.proven:
-                            break
                     i = self._select(node)
                     if node is root:
                         root_pick = i
@@ -364,14 +336,10 @@ class MCTS:
             child = root.children[i] = Node()
         child.verified = True
         lib.rj_play(b._b, *root.moves[i])
-        refuted = False
         try:
             if b.game_over or seconds <= 0:
                 return
-            second = min(self.cfg.refute_ms / 1000, seconds / 2) if self.cfg.refute_ms > 0 else 0.0
-            proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=(seconds - second) * 1000)
-            if proof.result not in ("win", "loss") and second > 0.001:
-                refuted = self._forces_five(b, second)
+            proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=seconds * 1000)
         finally:
             lib.rj_undo(b._b)
         if proof.result in ("win", "loss"):
@@ -379,33 +347,6 @@ class MCTS:
             if child.proven > 0 and proof.line:
                 child.win_move = proof.line[0]
             self._propagate_proofs([(root, i)], child)
-        elif refuted:  # selection and the final choice avoid it like a proven loss
-            root.cp[i] = 1
-            if (root.cp > 0).all():
-                root.proven = -1
-
-    @staticmethod
-    def _forces_five(b: Board, seconds: float) -> bool:
-        """Does an alpha-beta search of the side to move force a five within `seconds`?"""
-        x, y = ffi.new("int16_t *"), ffi.new("int16_t *")
-        depth, nodes, value = ffi.new("int *"), ffi.new("int64_t *"), ffi.new("int *")
-        status = lib.rj_alphabeta(b._b, 64, seconds * 1000, x, y, depth, nodes, value)
-        return status == lib.RJ_OK and value[0] >= lib.RJ_AB_WIN - lib.RJ_MAX_LINE_PLIES
-
-    def _reprove(self, b: Board, node: Node, seconds: float) -> float:
-        """A deeper UTSS at a node the search keeps visiting (b is its position); the next one is
-        due when its visits have grown reprove_growth-fold. Returns the seconds spent."""
-        t = time.monotonic()
-        node.reprove_at = max(node.visits + 1, int(node.visits * self.cfg.reprove_growth))
-        if seconds <= 0.001 or b.game_over:
-            return 0.0
-        proof = self.prover.solve(b, "utss", max_depth=self.cfg.reprove_depth,
-                                  budget_nodes=self.cfg.reprove_nodes * node.visits, budget_ms=seconds * 1000)
-        if proof.result in ("win", "loss"):
-            node.proven = 1 if proof.result == "win" else -1
-            if node.proven > 0 and proof.line:
-                node.win_move = proof.line[0]
-        return time.monotonic() - t
 
     def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
         """value is for the side to move at the leaf; each edge stores it for its mover."""
@@ -432,7 +373,7 @@ class MCTS:
                 if line_move in root.moves:
                     return line_move
         order = np.argsort(-(root.N + 1e-3 * root.priors))  # by visits; the prior breaks ties (and no visits)
-        for i in order:  # avoid a proven (or refuted) loss while another move remains
+        for i in order:  # avoid a proven loss while another move remains
             if root.cp[i] <= 0:
                 return root.moves[int(i)]
         return root.moves[int(order[0])]
