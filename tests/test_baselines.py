@@ -45,6 +45,23 @@ def test_takes_the_win_and_blocks_the_five(name):
     assert make_player(name).choose(block, limits()) in {(2, 3), (7, 3)}
 
 
+@pytest.mark.parametrize("name", ["greedy", "alphabeta"])
+@pytest.mark.parametrize("rule, mover, wins", [
+    (Rule.FREESTYLE, Color.BLACK, True), (Rule.RENJU, Color.WHITE, True),
+    (Rule.RENJU, Color.BLACK, False), (Rule.STANDARD, Color.BLACK, False),
+])
+def test_an_overline_counts_as_a_five_only_where_it_wins(name, rule, mover, wins):
+    # The mover's only completion is (6, 3), an overline (2..7); its (1, 3) end is blocked. The
+    # opponent has a four to block at (2, 9) or (7, 9).
+    own = [(2, 3), (3, 3), (4, 3), (5, 3), (7, 3), (12, 12)]
+    other = [(1, 3), (3, 9), (4, 9), (5, 9), (6, 9), (12, 0)]
+    black, white = (own, other) if mover == Color.BLACK else (other, own)
+    board = Board.from_stones(black, white, to_move=mover, rule=rule)
+    assert board.wins_at(6, 3) == wins
+    move = make_player(name).choose(board, limits())
+    assert move == (6, 3) if wins else move in {(2, 9), (7, 9)}
+
+
 def test_alphabeta_never_plays_blacks_foul():
     board = Board.from_moves([(7, 7), (7, 8), (8, 6), (8, 8), (7, 9), (8, 5), (8, 10), (8, 11)])
     assert make_player("alphabeta").choose(board, limits()) != (6, 8)

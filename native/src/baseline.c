@@ -25,6 +25,11 @@ static int point_score(const rj_board *b, int pos, int c)
     int own = 0, opp = 0, fours = 0, threes = 0;
     for (int d = 0; d < 4; d++) {
         int t = rj_pat(b, pos, d, c), u = rj_pat(b, pos, d, 3 - c);
+        /* An overline is a five wherever the rule lets it win (freestyle, Caro, white in Renju). */
+        if (t == RJ_PT_OVERLINE && rj_pattern_wins(b->rule, c, t))
+            t = RJ_PT_FIVE;
+        if (u == RJ_PT_OVERLINE && rj_pattern_wins(b->rule, 3 - c, u))
+            u = RJ_PT_FIVE;
         own += WEIGHT[t];
         opp += WEIGHT[u];
         fours += t == RJ_PT_DEAD4 || t == RJ_PT_LIVE4;
