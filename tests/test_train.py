@@ -121,6 +121,14 @@ def test_learner_shrinks_the_rate_when_the_policy_moves_too_far_and_grows_it_whe
     assert loose.lr_mult > 1.0 and s.epochs == LearnConfig().epochs_per_batch
 
 
+def test_learner_rate_multiplier_stops_at_its_cap():
+    learner = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)),
+                      LearnConfig(lr=1e-6, kl_target=10.0, lr_mult_max=2.0, epochs_per_batch=1))
+    for i in range(5):  # KL far below target every step: 1.5, 2.0 (capped), 2.0, ...
+        s = learner.step(batch_of(), np.random.default_rng(i))
+    assert learner.lr_mult == 2.0 and s.lr == pytest.approx(2e-6)
+
+
 def test_learner_fits_a_batch():
     torch.manual_seed(0)
     learner = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=3e-3, kl_target=10.0))

@@ -40,8 +40,16 @@ class LearnConfig:
     steps: int = 60  # updates per iteration
     epochs_per_batch: int = 3  # passes over one sampled batch, cut short by the KL target
     kl_target: float = 0.02
+    # Cap on the KL controller's learning-rate multiplier. The controller watches only the policy,
+    # so with a high cap (10 in runs r1/r2) the value head was trained at up to 11x the base rate
+    # and drifted between iterations (docs/training.md).
+    lr_mult_max: float = 3.0
     buffer_games: int = 3000  # replay buffer size in games
     value_weight: float = 1.0
+    # Value-loss weight of the value-only samples (root children the search proved). They are
+    # mostly "the side to move has won", and at full weight they biased the value towards the
+    # side to move by about +0.15 (same buffer, refit with 1 vs 0: docs/training.md).
+    settled_weight: float = 0.25
 
 
 @dataclass
@@ -57,6 +65,9 @@ class RunConfig:
     eval_every: int = 0  # iterations between evaluation matches (0: none)
     eval_games: int = 20
     eval_ms: int = 100
+    # A new run may start from a refit net (python -m engine.train.refit writes NAME.pt beside its
+    # ONNX): its weights, and the buffer of the run it was fitted to as older generations.
+    init: str = ""
     net: NetConfig = field(default_factory=NetConfig)
     play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     learn: LearnConfig = field(default_factory=LearnConfig)

@@ -1,6 +1,7 @@
 """Updates with a KL-targeted adaptive learning rate: each sampled batch is fitted for up to
 `epochs_per_batch` passes, stopped early once the policy has moved more than 4x the KL target;
-the learning-rate multiplier then shrinks (KL > 2x target) or grows (KL < target / 2)."""
+the learning-rate multiplier then shrinks (KL > 2x target) or grows (KL < target / 2, up to
+`lr_mult_max`). Value-only samples weigh `settled_weight` in the value loss."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,6 +26,18 @@ class StepStats:
     epochs: int
 
 
+def losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor, z: torch.Tensor, has_p: torch.Tensor,
+           settled_weight: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Policy cross-entropy over the samples that have a policy; value MSE with the value-only
+    samples weighted by `settled_weight`; and the values themselves."""
+    logits, v = net(x)
+    w = has_p.float()
+    policy_loss = -(p * F.log_softmax(logits, 1)).sum(1).mul(w).sum() / w.sum().clamp(min=1)
+    vw = torch.where(has_p, torch.ones_like(v), torch.full_like(v, settled_weight))
+    value_loss = ((v - z) ** 2).mul(vw).sum() / vw.sum().clamp(min=1e-6)
+    return policy_loss, value_loss, v
+
+
 class Learner:
     def __init__(self, net: PolicyValueNet, cfg: LearnConfig, device: str = "cpu") -> None:
         self.net, self.cfg, self.device = net.to(device), cfg, device
@@ -32,12 +45,7 @@ class Learner:
         self.lr_mult = 1.0
 
     def _losses(self, x, p, z, has_p):
-        logits, v = self.net(x)
-        logp = F.log_softmax(logits, 1)
-        weight = has_p.float()
-        policy_loss = -(p * logp).sum(1).mul(weight).sum() / weight.sum().clamp(min=1)
-        value_loss = F.mse_loss(v, z)
-        return policy_loss, value_loss
+        return losses(self.net, x, p, z, has_p, self.cfg.settled_weight)[:2]
 
     def step(self, batch: dict[str, np.ndarray], rng: np.random.Generator) -> StepStats:
         ks = rng.integers(0, 8, len(batch["value"]))
@@ -64,8 +72,8 @@ class Learner:
                 break
         if kl > 2 * self.cfg.kl_target and self.lr_mult > 0.05:
             self.lr_mult /= 1.5
-        elif kl < self.cfg.kl_target / 2 and self.lr_mult < 10:
-            self.lr_mult *= 1.5
+        elif kl < self.cfg.kl_target / 2:
+            self.lr_mult = min(self.lr_mult * 1.5, self.cfg.lr_mult_max)
         entropy = float(-(new.exp() * new).sum(1).mean())
         return StepStats(loss.item(), policy_loss.item(), value_loss.item(), entropy, kl,
                          self.cfg.lr * self.lr_mult, epoch)

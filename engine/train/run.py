@@ -3,6 +3,7 @@ config.json, state.json, checkpoint.pt, buffer.npz, log.jsonl, model.onnx (+ mod
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import json
 import logging
@@ -43,6 +44,8 @@ class Run:
             self._resume()
         else:
             (self.dir / "config.json").write_text(cfg.to_json() + "\n")
+            if cfg.init:
+                self._init_from(Path(cfg.init))
 
     @property
     def model_path(self) -> Path:
@@ -57,6 +60,24 @@ class Run:
         if (self.dir / "buffer.npz").exists():
             self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games)
         log.info("resumed %s at iteration %d", self.dir, self.state["iteration"])
+
+    def _init_from(self, path: Path) -> None:
+        """Start from a refit net: its weights, and its source run's buffer as older generations
+        (renumbered below 0, so this run's own games are always the newest)."""
+        ckpt = torch.load(path, weights_only=False, map_location=self.device)
+        if ckpt["net_cfg"] != dataclasses.asdict(self.cfg.net):
+            raise ValueError(f"{path} holds a {ckpt['net_cfg']} net, the run is configured for {self.cfg.net}")
+        self.net.load_state_dict(ckpt["net"])
+        source = Path(ckpt["source_run"]) / "buffer.npz"
+        if source.exists():
+            old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)
+            top = old.newest + 1
+            for gen, arrays in old.games:
+                self.buffer.add(gen - top, arrays)
+        self.state.update(trained=True, init=str(path))
+        self.export()
+        self._save()
+        log.info("started %s from %s (%d buffered games)", self.dir, path, len(self.buffer.games))
 
     def _save(self) -> None:
         torch.save({"net": self.net.state_dict(), "opt": self.learner.opt.state_dict(),
