@@ -130,3 +130,27 @@ def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
     assert got.positions == len(boards)
     assert got.mean == pytest.approx(float(values.mean()), abs=1e-5)
     assert got.agreement == pytest.approx(float(np.mean(np.sign(values) == z)))
+
+
+def test_value_check_on_a_buffer_scores_held_out_decided_games_with_their_policy(tmp_path):
+    buf = ReplayBuffer(100)
+    for i in range(30):
+        g = game(i, samples=6)
+        g["value"] = np.array([1, -1, 0, 1, -1, 1], np.float32)
+        g["has_policy"][5] = False  # a value-only sample: no policy target to score
+        buf.add(i, g)
+    buf.save(tmp_path / "buffer.npz")
+    planes, z, policy = valuecheck.buffer_positions(tmp_path / "buffer.npz", min_generation=5)
+    assert len(z) == 2 * 4  # games 10 and 20 held out; the draw and the value-only sample dropped
+    assert sorted(z.tolist()) == [-1.0] * 4 + [1.0] * 4
+    with pytest.raises(ValueError):
+        valuecheck.buffer_positions(tmp_path / "buffer.npz", min_generation=25)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    export_onnx(net, tmp_path / "v.onnx", N)
+    got = valuecheck.check(tmp_path / "v.onnx", planes, z, policy)
+    with torch.no_grad():
+        logits, v = net.eval()(torch.from_numpy(planes))
+    expected = -(torch.from_numpy(policy) * torch.log_softmax(logits, 1)).sum(1).mean()
+    assert got.policy_loss == pytest.approx(float(expected), abs=1e-4)
+    assert got.top1 == pytest.approx(float((logits.argmax(1) == torch.from_numpy(policy).argmax(1)).float().mean()))
+    assert got.mse == pytest.approx(float(((v - torch.from_numpy(z)) ** 2).mean()), abs=1e-5)

@@ -7,6 +7,12 @@ from pathlib import Path
 import numpy as np
 
 KEYS = ("planes", "policy", "value", "has_policy")
+HOLDOUT_EVERY = 10  # refit and valuecheck hold out every 10th stored game
+
+
+def is_held_out(index: int) -> bool:
+    """Whether the buffer's `index`-th game is held out of refitting (kept for validation)."""
+    return index % HOLDOUT_EVERY == 0
 
 
 class ReplayBuffer:

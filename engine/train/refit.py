@@ -28,7 +28,7 @@ import torch
 
 from engine.board import FEATURE_VERSION
 from engine.train.augment import augment_batch
-from engine.train.buffer import KEYS, ReplayBuffer
+from engine.train.buffer import KEYS, ReplayBuffer, is_held_out
 from engine.train.config import LearnConfig, NetConfig, RunConfig
 from engine.train.learner import losses
 from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
@@ -36,12 +36,12 @@ from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
 log = logging.getLogger("pbrain.train")
 
 
-def split_games(buffer: ReplayBuffer, holdout_every: int = 10) -> tuple[dict, dict]:
-    """(train, validation) arrays: every `holdout_every`-th game goes to validation whole, so no
-    position of a validation game is seen in training."""
+def split_games(buffer: ReplayBuffer) -> tuple[dict, dict]:
+    """(train, validation) arrays: every held-out game goes to validation whole, so no position of
+    a validation game is seen in training."""
     parts: tuple[list, list] = ([], [])
     for i, (_, arrays) in enumerate(buffer.games):
-        parts[i % holdout_every == 0].append(arrays)
+        parts[is_held_out(i)].append(arrays)
     return tuple({k: np.concatenate([a[k] for a in games]) for k in KEYS} for games in parts)
 
 

@@ -2,11 +2,14 @@
 ply), the value for the side to move against the game's result.
 
     python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
+    python -m engine.train.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
 
 Per model: sign agreement with the result, mean squared error, and the mean value. These positions
 have each side to move about equally often in won and lost games, so a calibrated net's mean is
 near 0; a large mean is a bias towards (or against) the side to move, which self-play targets can
-teach without the self-play loss showing it.
+teach without the self-play loss showing it. Given a run's buffer instead, it scores the games
+refit holds out (from `--min-generation` on: games a net of an earlier iteration never saw), with
+their policy targets too: policy cross-entropy and how often the net's top move is the search's.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Rule
+from engine.train.buffer import ReplayBuffer, is_held_out
 
 
 @dataclass
@@ -27,6 +31,8 @@ class ValueCheck:
     agreement: float  # share of positions whose value has the sign of the result
     mse: float
     mean: float  # mean value for the side to move: the bias
+    policy_loss: float = float("nan")  # against visit distributions, when there are any
+    top1: float = float("nan")  # share of positions whose top policy point is the target's
 
 
 def match_positions(results: list[dict], every: int = 3, size: int = 15,
@@ -48,16 +54,37 @@ def match_positions(results: list[dict], every: int = 3, size: int = 15,
     return np.stack(planes), np.array(z, dtype=np.float32)
 
 
-def check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: int = 256) -> ValueCheck:
-    """Score one ONNX net on the positions."""
+def buffer_positions(path: str | Path, min_generation: int = -(10**9)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Planes, decided value targets and policy targets of the held-out games of a run's buffer
+    from `min_generation` on (samples with a policy target and a non-zero result only)."""
+    buf = ReplayBuffer.load(Path(path), capacity_games=10**9)
+    games = [a for i, (g, a) in enumerate(buf.games) if is_held_out(i) and g >= min_generation]
+    if not games:
+        raise ValueError(f"{path} holds no held-out game from generation {min_generation} on")
+    data = {k: np.concatenate([a[k] for a in games]) for k in ("planes", "policy", "value", "has_policy")}
+    keep = data["has_policy"] & (data["value"] != 0)
+    return (data["planes"][keep].astype(np.float32), data["value"][keep].astype(np.float32),
+            data["policy"][keep].astype(np.float32))
+
+
+def check(model: str | Path, planes: np.ndarray, z: np.ndarray, policy: np.ndarray | None = None,
+          batch: int = 256) -> ValueCheck:
+    """Score one ONNX net on the positions (and on their policy targets, when given)."""
     import onnxruntime as ort
 
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
-    values = np.concatenate([sess.run(None, {name: planes[i:i + batch]})[1].reshape(-1)
-                             for i in range(0, len(planes), batch)])
-    return ValueCheck(len(z), float(np.mean(np.sign(values) == z)), float(np.mean((values - z) ** 2)),
-                      float(values.mean()))
+    outs = [sess.run(None, {name: planes[i:i + batch]}) for i in range(0, len(planes), batch)]
+    values = np.concatenate([v.reshape(-1) for _, v in outs])
+    result = ValueCheck(len(z), float(np.mean(np.sign(values) == z)), float(np.mean((values - z) ** 2)),
+                        float(values.mean()))
+    if policy is not None:
+        logits = np.concatenate([p.reshape(len(p), -1) for p, _ in outs]).astype(np.float64)
+        logits -= logits.max(1, keepdims=True)
+        logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+        result.policy_loss = float(-(policy * logp).sum(1).mean())
+        result.top1 = float(np.mean(logits.argmax(1) == policy.argmax(1)))
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,14 +93,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("models", nargs="+")
     ap.add_argument("--every", type=int, default=3, help="keep every N-th position (default 3)")
     ap.add_argument("--rule", default="renju")
+    ap.add_argument("--min-generation", type=int, default=-(10**9), help="with a buffer: first generation scored")
     args = ap.parse_args(argv)
-    results = json.loads(Path(args.results).read_text())
-    planes, z = match_positions(results, args.every, rule=Rule.parse(args.rule))
-    print(f"{len(z)} positions of {sum(g.get('winner') in ('black', 'white') for g in results)} decided games")
-    print(f"{'model':50} {'agree':>6} {'mse':>6} {'mean':>6}")
+    missing = [m for m in [args.results, *args.models] if not Path(m).is_file()]
+    if missing:
+        print(f"not found: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    policy = None
+    if args.results.endswith(".npz"):
+        planes, z, policy = buffer_positions(args.results, args.min_generation)
+        print(f"{len(z)} positions of held-out self-play games from generation {args.min_generation}")
+    else:
+        results = json.loads(Path(args.results).read_text())
+        planes, z = match_positions(results, args.every, rule=Rule.parse(args.rule))
+        print(f"{len(z)} positions of {sum(g.get('winner') in ('black', 'white') for g in results)} decided games")
+    extra = f" {'policy':>6} {'top1':>6}" if policy is not None else ""
+    print(f"{'model':50} {'agree':>6} {'mse':>6} {'mean':>6}{extra}")
     for model in args.models:
-        r = check(model, planes, z)
-        print(f"{model:50} {r.agreement:6.3f} {r.mse:6.3f} {r.mean:+6.3f}")
+        r = check(model, planes, z, policy)
+        print(f"{model:50} {r.agreement:6.3f} {r.mse:6.3f} {r.mean:+6.3f}"
+              + (f" {r.policy_loss:6.3f} {r.top1:6.3f}" if policy is not None else ""))
     return 0
 
 
