@@ -96,6 +96,17 @@ def test_buffer_takes_half_from_the_newest_generation(tmp_path):
     assert len(again) == len(buf) == 1050 and again.newest == 1
 
 
+def test_buffer_newest_half_can_span_several_generations():
+    buf = ReplayBuffer(capacity_games=100, recent=2)
+    for gen, value in ((0, 0.0), (1, 1.0), (2, 2.0)):
+        for _ in range(5):
+            buf.add(gen, fake_game(40, value))
+    batch = buf.sample(6000, np.random.default_rng(0))
+    assert (batch["value"] == 0.0).mean() == pytest.approx(0.5, abs=1e-9)  # the older half: generation 0
+    assert (batch["value"] >= 1.0).mean() == pytest.approx(0.5, abs=1e-9)  # the newest two share the rest
+    assert 0.2 < (batch["value"] == 1.0).mean() < 0.3
+
+
 def test_buffer_drops_the_oldest_games():
     buf = ReplayBuffer(capacity_games=3)
     for g in range(5):

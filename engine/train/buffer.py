@@ -1,5 +1,6 @@
 """The replay buffer: the last `capacity` games' samples; each batch takes half from the newest
-generation's games and half from older ones (all from the newest while nothing older exists)."""
+`recent` generations' games and half from older ones (all from the newest while nothing older
+exists)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,9 @@ def is_held_out(index: int) -> bool:
 
 
 class ReplayBuffer:
-    def __init__(self, capacity_games: int) -> None:
+    def __init__(self, capacity_games: int, recent: int = 1) -> None:
         self.capacity = capacity_games
+        self.recent = recent  # generations that count as "newest" for the half-batch
         self.games: list[tuple[int, dict[str, np.ndarray]]] = []  # (generation, arrays)
         self._cache: tuple[dict[str, np.ndarray], np.ndarray] | None = None
 
@@ -42,8 +44,8 @@ class ReplayBuffer:
 
     def sample(self, batch: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         data, gens = self._flat()
-        new = np.nonzero(gens == self.newest)[0]
-        old = np.nonzero(gens != self.newest)[0]
+        is_new = gens > self.newest - self.recent
+        new, old = np.nonzero(is_new)[0], np.nonzero(~is_new)[0]
         if len(old) == 0:
             idx = rng.choice(new, batch)
         else:
@@ -60,8 +62,8 @@ class ReplayBuffer:
         np.savez_compressed(path, count=np.array(len(self.games)), **arrays)
 
     @classmethod
-    def load(cls, path: Path, capacity_games: int) -> ReplayBuffer:
-        buf = cls(capacity_games)
+    def load(cls, path: Path, capacity_games: int, recent: int = 1) -> ReplayBuffer:
+        buf = cls(capacity_games, recent)
         with np.load(path) as f:
             for i in range(int(f["count"])):
                 buf.add(int(f[f"gen{i}"]), {k: f[f"{k}{i}"] for k in KEYS})

@@ -45,6 +45,10 @@ class LearnConfig:
     # and drifted between iterations (docs/training.md).
     lr_mult_max: float = 3.0
     buffer_games: int = 3000  # replay buffer size in games
+    # Generations whose games make the "newest" half of each batch. With 1 (runs r1-r3) 80 updates
+    # pass ~2.7 times over one iteration's ~3,800 positions, and the value head swung with each
+    # iteration's results even at a low rate (docs/training.md).
+    recent_generations: int = 1
     value_weight: float = 1.0
     # Value-loss weight of the value-only samples (root children the search proved). They are
     # mostly "the side to move has won", and at full weight they biased the value towards the

@@ -38,7 +38,7 @@ class Run:
         self.net = PolicyValueNet(cfg.net)
         self.device = "cuda" if torch.cuda.is_available() else "cpu"  # the learner's; self-play is on CPU workers
         self.learner = Learner(self.net, cfg.learn, self.device)
-        self.buffer = ReplayBuffer(cfg.learn.buffer_games)
+        self.buffer = ReplayBuffer(cfg.learn.buffer_games, cfg.learn.recent_generations)
         self.state = {"iteration": 0, "games": 0, "steps": 0, "positions": 0, "trained": False}
         if (self.dir / "state.json").exists():
             self._resume()
@@ -58,7 +58,8 @@ class Run:
         self.learner.opt.load_state_dict(ckpt["opt"])
         self.learner.lr_mult = ckpt["lr_mult"]
         if (self.dir / "buffer.npz").exists():
-            self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games)
+            self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games,
+                                            self.cfg.learn.recent_generations)
         log.info("resumed %s at iteration %d", self.dir, self.state["iteration"])
 
     def _init_from(self, path: Path) -> None:
@@ -70,7 +71,7 @@ class Run:
         self.net.load_state_dict(ckpt["net"])
         source = Path(ckpt["source_run"]) / "buffer.npz"
         if source.exists():
-            old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)
+            old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)  # only its games are used
             top = old.newest + 1
             for gen, arrays in old.games:
                 self.buffer.add(gen - top, arrays)
