@@ -130,6 +130,7 @@ def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
     assert got.positions == len(boards)
     assert got.mean == pytest.approx(float(values.mean()), abs=1e-5)
     assert got.agreement == pytest.approx(float(np.mean(np.sign(values) == z)))
+    assert got.decisive == pytest.approx(float(np.abs(values).mean()), abs=1e-5)
 
 
 def test_value_check_on_a_buffer_scores_held_out_decided_games_with_their_policy(tmp_path):

@@ -4,7 +4,7 @@ ply), the value for the side to move against the game's result.
     python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
     python -m engine.train.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
 
-Per model: sign agreement with the result, mean squared error, and the mean value. These positions
+Per model: sign agreement with the result, mean squared error, the mean value and the mean |value|. These positions
 have each side to move about equally often in won and lost games, so a calibrated net's mean is
 near 0; a large mean is a bias towards (or against) the side to move, which self-play targets can
 teach without the self-play loss showing it. Given a run's buffer instead, it scores the games
@@ -31,6 +31,7 @@ class ValueCheck:
     agreement: float  # share of positions whose value has the sign of the result
     mse: float
     mean: float  # mean value for the side to move: the bias
+    decisive: float  # mean |value|: how far from "even" the net dares to go
     policy_loss: float = float("nan")  # against visit distributions, when there are any
     top1: float = float("nan")  # share of positions whose top policy point is the target's
 
@@ -77,7 +78,7 @@ def check(model: str | Path, planes: np.ndarray, z: np.ndarray, policy: np.ndarr
     outs = [sess.run(None, {name: planes[i:i + batch]}) for i in range(0, len(planes), batch)]
     values = np.concatenate([v.reshape(-1) for _, v in outs])
     result = ValueCheck(len(z), float(np.mean(np.sign(values) == z)), float(np.mean((values - z) ** 2)),
-                        float(values.mean()))
+                        float(values.mean()), float(np.abs(values).mean()))
     if policy is not None:
         logits = np.concatenate([p.reshape(len(p), -1) for p, _ in outs]).astype(np.float64)
         logits -= logits.max(1, keepdims=True)
@@ -108,10 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         planes, z = match_positions(results, args.every, rule=Rule.parse(args.rule))
         print(f"{len(z)} positions of {sum(g.get('winner') in ('black', 'white') for g in results)} decided games")
     extra = f" {'policy':>6} {'top1':>6}" if policy is not None else ""
-    print(f"{'model':50} {'agree':>6} {'mse':>6} {'mean':>6}{extra}")
+    print(f"{'model':50} {'agree':>6} {'mse':>6} {'mean':>6} {'|v|':>6}{extra}")
     for model in args.models:
         r = check(model, planes, z, policy)
-        print(f"{model:50} {r.agreement:6.3f} {r.mse:6.3f} {r.mean:+6.3f}"
+        print(f"{model:50} {r.agreement:6.3f} {r.mse:6.3f} {r.mean:+6.3f} {r.decisive:6.3f}"
               + (f" {r.policy_loss:6.3f} {r.top1:6.3f}" if policy is not None else ""))
     return 0
 
