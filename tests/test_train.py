@@ -140,6 +140,21 @@ def test_learner_rate_multiplier_stops_at_its_cap():
     assert learner.lr_mult == 2.0 and s.lr == pytest.approx(2e-6)
 
 
+def test_learner_weight_average_trails_the_raw_weights():
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    start = {k: v.clone() for k, v in net.state_dict().items()}
+    learner = Learner(net, LearnConfig(lr=1e-2, kl_target=10.0, ema_decay=0.9, epochs_per_batch=1))
+    learner.step(batch_of(), np.random.default_rng(0))
+    raw, avg = net.state_dict(), learner.played.state_dict()
+    for name, _ in net.named_parameters():  # one step: 0.9 of the start, 0.1 of the new weights
+        assert torch.allclose(avg[name], 0.9 * start[name] + 0.1 * raw[name], atol=1e-6)
+    assert not torch.equal(avg["stem.0.weight"], raw["stem.0.weight"])
+    assert torch.equal(avg["stem.1.running_mean"], raw["stem.1.running_mean"])  # statistics: current
+    plain = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig())
+    assert plain.played is plain.net
+
+
 def test_learner_fits_a_batch():
     torch.manual_seed(0)
     learner = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=3e-3, kl_target=10.0))

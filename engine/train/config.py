@@ -44,6 +44,10 @@ class LearnConfig:
     # so with a high cap (10 in runs r1/r2) the value head was trained at up to 11x the base rate
     # and drifted between iterations (docs/training.md).
     lr_mult_max: float = 3.0
+    # Exponential moving average of the weights, updated after every step, is what self-play uses
+    # and what is exported (0: the raw weights). Runs r3/r4 showed the raw net's mean value on its
+    # own self-play positions swinging by up to 0.4 from one iteration to the next (docs/training.md).
+    ema_decay: float = 0.0
     buffer_games: int = 3000  # replay buffer size in games
     # Generations whose games make the "newest" half of each batch. With 1 (runs r1-r3) 80 updates
     # pass ~2.7 times over one iteration's ~3,800 positions, and the value head swung with each

@@ -55,6 +55,8 @@ class Run:
         self.state = json.loads((self.dir / "state.json").read_text())
         ckpt = torch.load(self.dir / "checkpoint.pt", weights_only=False, map_location=self.device)
         self.net.load_state_dict(ckpt["net"])
+        if self.learner.ema is not None:
+            self.learner.ema.load_state_dict(ckpt.get("ema") or ckpt["net"])
         self.learner.opt.load_state_dict(ckpt["opt"])
         self.learner.lr_mult = ckpt["lr_mult"]
         if (self.dir / "buffer.npz").exists():
@@ -69,6 +71,8 @@ class Run:
         if ckpt["net_cfg"] != dataclasses.asdict(self.cfg.net):
             raise ValueError(f"{path} holds a {ckpt['net_cfg']} net, the run is configured for {self.cfg.net}")
         self.net.load_state_dict(ckpt["net"])
+        if self.learner.ema is not None:
+            self.learner.ema.load_state_dict(ckpt["net"])
         source = Path(ckpt["source_run"]) / "buffer.npz"
         if source.exists():
             old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)  # only its games are used
@@ -81,7 +85,8 @@ class Run:
         log.info("started %s from %s (%d buffered games)", self.dir, path, len(self.buffer.games))
 
     def _save(self) -> None:
-        torch.save({"net": self.net.state_dict(), "opt": self.learner.opt.state_dict(),
+        ema = self.learner.ema.state_dict() if self.learner.ema is not None else None
+        torch.save({"net": self.net.state_dict(), "ema": ema, "opt": self.learner.opt.state_dict(),
                     "lr_mult": self.learner.lr_mult}, self.dir / "checkpoint.pt")
         self.buffer.save(self.dir / "buffer.npz")
         (self.dir / "state.json").write_text(json.dumps(self.state, indent=2) + "\n")
@@ -107,7 +112,7 @@ class Run:
         for i in range(n):
             ids.put(i)
         stop = ctx.Event()
-        weights = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
+        weights = {k: v.detach().cpu() for k, v in self.learner.played.state_dict().items()}
         server = ctx.Process(target=serve, args=(weights, self.cfg.net, self.device, requests, responses, stop),
                              daemon=True)
         server.start()
@@ -158,7 +163,7 @@ class Run:
     def export(self) -> None:
         meta = {"channels": self.cfg.net.channels, "blocks": self.cfg.net.blocks,
                 "threat_planes": int(self.cfg.net.threat_planes), "iteration": self.state["iteration"]}
-        export_onnx(self.net, self.model_path, self.cfg.play.size, meta)
+        export_onnx(self.learner.played, self.model_path, self.cfg.play.size, meta)
         write_sidecar(self.model_path, self.sidecar())
         history = self.dir / "models"  # every iteration's net, for rating over training afterwards
         history.mkdir(exist_ok=True)
