@@ -40,18 +40,17 @@ class LearnConfig:
     steps: int = 60  # updates per iteration
     epochs_per_batch: int = 3  # passes over one sampled batch, cut short by the KL target
     kl_target: float = 0.02
-    # Cap on the KL controller's learning-rate multiplier. The controller watches only the policy,
-    # so with a high cap (10 in runs r1/r2) the value head was trained at up to 11x the base rate
-    # and drifted between iterations (docs/training.md).
+    # Cap on the KL controller's learning-rate multiplier (10 in runs r1/r2, which ran at 7-11x the
+    # base throughout). The controller watches only the policy; the cap bounds what the value head
+    # gets. (It is not what made the value swing between iterations: docs/training.md, run r3.)
     lr_mult_max: float = 3.0
-    # Exponential moving average of the weights, updated after every step, is what self-play uses
-    # and what is exported (0: the raw weights). Runs r3/r4 showed the raw net's mean value on its
-    # own self-play positions swinging by up to 0.4 from one iteration to the next (docs/training.md).
+    # Exponential moving average of the weights, updated after every step: what self-play uses and
+    # what is exported (0: the raw weights). Runs r3/r4 showed the raw net's mean value on its own
+    # kind of position swinging by up to 0.4 from one iteration to the next (docs/training.md, r5).
     ema_decay: float = 0.0
     buffer_games: int = 3000  # replay buffer size in games
-    # Generations whose games make the "newest" half of each batch. With 1 (runs r1-r3) 80 updates
-    # pass ~2.7 times over one iteration's ~3,800 positions, and the value head swung with each
-    # iteration's results even at a low rate (docs/training.md).
+    # Generations whose games make the "newest" half of each batch (1: one iteration's ~3,800
+    # positions, passed over ~2.7 times by 80 updates). 4 did not steady the value (run r4).
     recent_generations: int = 1
     value_weight: float = 1.0
     # Value-loss weight of the value-only samples (root children the search proved). They are
