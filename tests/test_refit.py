@@ -74,9 +74,17 @@ def test_refit_fits_the_buffer_and_exports_a_playable_net(tmp_path):
         buf.add(i // 10, g)
     buf.save(run / "buffer.npz")
     out = tmp_path / "out" / "net.onnx"
-    assert refit.main(["--run", str(run), "--out", str(out), "--epochs", "2", "--batch", "32", "--lr", "0.01"]) == 0
+    other = tmp_path / "teacher"
+    other.mkdir()
+    extra = ReplayBuffer(10)
+    for i in range(5):
+        extra.add(-1, game(100 + i, samples=16))
+    extra.save(other / "buffer.npz")
+    assert refit.main(["--run", str(run), "--also", str(other), "--out", str(out), "--epochs", "2",
+                       "--batch", "32", "--lr", "0.01"]) == 0
     side = json.loads(out.with_suffix(".json").read_text())
-    assert side["feature_version"] == FEATURE_VERSION and side["buffer_games"] == 40
+    assert side["feature_version"] == FEATURE_VERSION and side["buffer_games"] == 45
+    assert side["buffer_positions"] == 45 * 16 and side["also"] == [str(other)]
     assert side["source_iterations"] == 3 and side["net"]["channels"] == 8
     assert [e["epoch"] for e in side["validation"]] == [1, 2]
     assert all(0 <= e["agreement"] <= 1 and np.isfinite(e["policy_loss"]) for e in side["validation"])

@@ -109,6 +109,8 @@ def refit(buffer: ReplayBuffer, net_cfg: NetConfig, epochs: int, batch: int = 25
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.refit", description=__doc__.split("\n\n")[0])
     ap.add_argument("--run", required=True, help="a run folder with buffer.npz")
+    ap.add_argument("--also", action="append", default=[], metavar="RUN",
+                    help="another run whose buffered games are added (repeatable; e.g. a bootstrap's teacher games)")
     ap.add_argument("--out", required=True, help="the ONNX file to write (a .json sidecar beside it)")
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--channels", type=int, default=None, help="default: the run's")
@@ -125,7 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     net_cfg = NetConfig(channels=args.channels or cfg.net.channels, blocks=args.blocks or cfg.net.blocks,
                         threat_planes=cfg.net.threat_planes)
     buffer = ReplayBuffer.load(run / "buffer.npz", cfg.learn.buffer_games)
-    log.info("%d games, %d positions from %s", len(buffer.games), len(buffer), run)
+    for extra in args.also:  # appended: the hold-out rule then runs over the whole list
+        for gen, arrays in ReplayBuffer.load(Path(extra) / "buffer.npz", 10**9).games:
+            buffer.capacity += 1
+            buffer.add(gen, arrays)
+    log.info("%d games, %d positions from %s", len(buffer.games), len(buffer), ", ".join([str(run), *args.also]))
     net, history = refit(buffer, net_cfg, args.epochs, args.batch, args.lr, cfg.learn.weight_decay,
                          args.settled, args.seed)
     out = Path(args.out)
@@ -139,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         "made_by": "python -m engine.train.refit " + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": datetime.date.today().isoformat(), "feature_version": FEATURE_VERSION,
         "source_run": str(run), "source_iterations": state["iteration"], "source_selfplay_games": state["games"],
+        "also": args.also,
         "buffer_games": len(buffer.games), "buffer_positions": len(buffer), "epochs": args.epochs,
         "batch": args.batch, "lr": args.lr, "settled_weight": args.settled, "seed": args.seed,
         "net": {"channels": net_cfg.channels, "blocks": net_cfg.blocks, "threat_planes": net_cfg.threat_planes},
