@@ -3,7 +3,7 @@ a falling learning rate, one game in ten held out, instead of self-play's small,
 updates on the newest games.
 
     python -m engine.train.refit --run runs/r2 --out runs/refit/model.onnx [--epochs 8]
-        [--channels 32 --blocks 3] [--settled W] [--batch 256 --lr 2e-3 --seed 1]
+        [--also OTHER_RUN ...] [--channels 32 --blocks 3] [--settled W] [--batch 256 --lr 2e-3 --seed 1]
 
 `--settled W` weights the value-only samples (root children the search proved, mostly "the side
 to move has won": a skew a value head absorbs) by W in the value loss; 0 drops them (default:
