@@ -321,3 +321,26 @@ def test_the_memory_allowance_caps_the_tree():
     move = tiny.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, memory_bytes=1)
     assert tiny.info.playouts == 0 and b.is_legal(*move)
     assert tiny.root.priors[tiny.root.moves.index(move)] == tiny.root.priors.max()  # no visits: the best prior
+
+
+def test_utss_depth_limits_apply_to_each_side_separately(monkeypatch):
+    """utss_plies bounds the tree's UTSS where the opponent is to move (odd plies), utss_plies_own
+    where the root's side is (even plies)."""
+    start = [(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9), (6, 6), (9, 7)]
+    b = Board.from_moves(start)
+    seen: dict[tuple[int, int], set[int]] = {}
+    for odd, own in ((5, 2), (3, 4)):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=odd, utss_plies_own=own, verify_ms=0, root_vcf_ms=0))
+        plies: set[int] = set()
+        real = m.prover.solve
+
+        def record(board, mode, *a, **k):
+            if mode == "utss":
+                plies.add(board.stone_count - len(start))
+            return real(board, mode, *a, **k)
+
+        monkeypatch.setattr(m.prover, "solve", record)
+        m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
+        seen[(odd, own)] = plies
+    assert max(p for p in seen[(5, 2)] if p % 2) == 5 and max(p for p in seen[(5, 2)] if p % 2 == 0) == 2
+    assert max(p for p in seen[(3, 4)] if p % 2) == 3 and max(p for p in seen[(3, 4)] if p % 2 == 0) == 4

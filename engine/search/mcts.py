@@ -28,7 +28,10 @@ class MCTSConfig:
     batch: int = 8
     virtual_loss: float = 1.0
     radius: int = 3  # the move filter's radius
-    utss_plies: int = 4  # UTSS at nodes no deeper than this below the root
+    # UTSS at nodes no deeper than this below the root, where the opponent is to move (odd plies:
+    # its threat sequences refute our lines) and where we are (even plies: our own wins).
+    utss_plies: int = 4
+    utss_plies_own: int = 4
     utss_depth: int = 5  # plies per UTSS call
     utss_nodes: int = 3000  # node budget per UTSS call
     # The root's children (the opponent to move after each of our candidates) get a deeper look:
@@ -141,7 +144,8 @@ class MCTS:
         if theirs == 3 or (theirs == 2 and not b.candidate_moves(self.cfg.radius)):
             node.proven = -1
             return -1.0
-        if self.cfg.utss and ply <= self.cfg.utss_plies and b.stone_count >= 4:
+        limit = self.cfg.utss_plies if ply % 2 else self.cfg.utss_plies_own
+        if self.cfg.utss and ply <= limit and b.stone_count >= 4:
             deep = ply == 1
             proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth_ply1 if deep else self.cfg.utss_depth,
                                       budget_nodes=self.cfg.utss_nodes_ply1 if deep else self.cfg.utss_nodes)
