@@ -8,7 +8,7 @@ import numpy as np
 from engine.board import Board, Color, Rule
 from engine.net.evaluator import HeuristicEvaluator
 from engine.protocol.session import Session
-from engine.search.mcts import MCTS, MCTSConfig, Node
+from engine.search.mcts import MCTS, MCTSConfig, Node, sharpen
 from engine.search.player import MCTSPlayer
 
 
@@ -344,3 +344,63 @@ def test_utss_depth_limits_apply_to_each_side_separately(monkeypatch):
         seen[(odd, own)] = plies
     assert max(p for p in seen[(5, 2)] if p % 2) == 5 and max(p for p in seen[(5, 2)] if p % 2 == 0) == 2
     assert max(p for p in seen[(3, 4)] if p % 2) == 3 and max(p for p in seen[(3, 4)] if p % 2 == 0) == 4
+
+
+class _ConstantValue(HeuristicEvaluator):
+    """The heuristic priors with every value fixed, to see what the search backs up."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def evaluate(self, boards):
+        logits, values = super().evaluate(boards)
+        return logits, np.full_like(values, self.value)
+
+
+def test_value_sharpen_maps_values_monotonically_and_keeps_their_sign():
+    v = np.array([-1.0, -0.6, -0.1, 0.0, 0.1, 0.6, 1.0], dtype=np.float32)
+    up, down, same = sharpen(v, 1.5), sharpen(v, 0.7), sharpen(v, 1.0)
+    assert np.all(np.isfinite(up)) and np.all(np.abs(up) < 1.0 + 1e-6)
+    assert np.all(np.diff(up) > 0) and np.all(np.diff(down) > 0)
+    assert np.array_equal(np.sign(up), np.sign(v)) and np.array_equal(np.sign(down), np.sign(v))
+    inner = slice(1, 6)  # away from 0 and the saturated ends
+    assert np.all(np.abs(up[[1, 2, 4, 5]]) > np.abs(v[[1, 2, 4, 5]]))
+    assert np.all(np.abs(down[[1, 2, 4, 5]]) < np.abs(v[[1, 2, 4, 5]]))
+    np.testing.assert_allclose(same[inner], v[inner], atol=1e-6)
+
+
+def test_value_sharpen_changes_what_the_search_backs_up():
+    """A quiet position, every leaf valued 0.4 for its mover: a root child visited once holds its
+    leaf's value seen from the root, -0.4, or -tanh(1.5 atanh 0.4) when sharpened."""
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6)])
+    qs = {}
+    for k in (1.0, 1.5):
+        m = MCTS(_ConstantValue(0.4), MCTSConfig(value_sharpen=k, verify_ms=0, root_vcf_ms=0, utss=False))
+        run(b, playouts=200, mcts=m)
+        root = m.root
+        once = root.N == 1
+        assert once.sum() >= 3
+        qs[k] = root.W[once] / root.N[once]
+    np.testing.assert_allclose(qs[1.0], -0.4, atol=1e-5)
+    np.testing.assert_allclose(qs[1.5], -np.tanh(1.5 * np.arctanh(0.4)), atol=1e-5)
+
+
+def test_prior_mix_blends_the_pattern_scores_in_for_the_chosen_side():
+    """prior_mix_opp mixes the pattern-score priors in where the opponent moves (odd plies),
+    prior_mix_own where the root's side does; a flat net makes the blend easy to read."""
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (5, 9)])
+    flat = np.zeros(b.size * b.size, dtype=np.float32)
+    pattern_logits, _ = HeuristicEvaluator().evaluate([b])
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(prior_mix_opp=0.5, prior_mix_own=0.0))
+    net_only, opp = Node(), Node()
+    m._expand(net_only, b, flat, ply=2)
+    m._expand(opp, b, flat, ply=1)
+    k = len(net_only.moves)
+    np.testing.assert_allclose(net_only.priors, np.full(k, 1.0 / k), rtol=1e-5)
+    idx = [y * b.size + x for x, y in opp.moves]
+    pattern = np.exp(pattern_logits[0][idx] - pattern_logits[0][idx].max())
+    pattern /= pattern.sum()
+    np.testing.assert_allclose(opp.priors, 0.5 / k + 0.5 * pattern, rtol=1e-4, atol=1e-7)
+    assert abs(float(opp.priors.sum()) - 1.0) < 1e-5
+    # white's block at the open end of black's diagonal 5,9 6,8 7,7 gets more than a flat share
+    assert opp.priors[opp.moves.index((4, 10))] > 1.5 / k

@@ -160,3 +160,24 @@ def test_game_over_and_bad_kind_are_errors():
         solve(board)
     with pytest.raises(BoardError):
         solve(Board(), "vct?")
+
+
+# From a lost match game (docs/strength.md): white to move wins by a threat sequence that opens with
+# a quiet three at (4, 7), which a fours-only search does not play.
+WHITE_WINS_WITH_A_THREE = [(7, 7), (7, 8), (8, 7), (9, 9), (8, 5), (8, 6), (7, 5), (9, 8), (9, 7), (6, 7), (10, 7),
+                           (11, 7), (6, 5), (5, 5), (7, 4), (9, 6), (7, 6), (7, 3), (5, 4), (4, 3), (6, 4), (8, 4),
+                           (9, 5), (10, 5), (6, 3), (6, 2), (5, 6), (8, 3), (4, 4), (3, 4), (3, 6), (4, 5), (4, 6),
+                           (6, 6), (2, 6), (1, 6), (5, 2), (4, 1), (3, 5), (1, 7), (5, 7), (6, 8), (2, 4), (1, 3),
+                           (3, 8)]
+
+
+def test_a_fours_only_search_never_claims_a_loss_it_did_not_search():
+    """threat_depth 0 lets the prover play fours only: when none wins, the answer is "no proof"
+    (draw), never a loss, since the threes and blocks it skipped may hold (here one even wins)."""
+    b = Board.from_moves(WHITE_WINS_WITH_A_THREE)
+    assert b.to_move == Color.WHITE
+    full = Prover().solve(b, "utss", max_depth=11, budget_ms=20_000)
+    assert full.result == "win" and full.line[0] == (4, 7)
+    fours_only = Prover().solve(b, "utss", max_depth=11, threat_depth=0, budget_ms=20_000)
+    assert fours_only.result == "draw"
+    assert Prover().solve(b, "vcf", budget_ms=20_000).result != "win"  # no VCF either: draw is right

@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.board import Board, Move, Result
 from engine.native import ffi, lib
-from engine.net.evaluator import Evaluator
+from engine.net.evaluator import Evaluator, HeuristicEvaluator
 from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
@@ -55,10 +55,28 @@ class MCTSConfig:
     dirichlet_alpha: float = 0.0  # > 0: root noise for self-play
     dirichlet_eps: float = 0.25
     root_vcf_ms: float = 40.0  # a deep VCF at a fresh root (at most a tenth of the move's time)
+    # The net's values as tanh(k * atanh(v)): k > 1 makes them more decisive, k < 1 less (1: as is).
+    value_sharpen: float = 1.0
+    # Priors as (1 - w) net + w pattern scores (the heuristic evaluator's priors), w by whose move
+    # it is: where the opponent moves, the pattern scores point at the shape-building attacks of a
+    # tactical opponent that a net trained on its own games may rate low (0: the net alone).
+    prior_mix_own: float = 0.0
+    prior_mix_opp: float = 0.0
 
 
 _EMPTY_F = np.zeros(0, dtype=np.float32)
 _EMPTY_I = np.zeros(0, dtype=np.int8)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    p = np.exp(logits.astype(np.float64) - logits.max())
+    return p / p.sum()
+
+
+def sharpen(values: np.ndarray, k: float) -> np.ndarray:
+    """tanh(k * atanh(v)), v kept inside (-1, 1) so that a saturated value stays finite."""
+    v = np.clip(np.asarray(values, dtype=np.float64), -0.999999, 0.999999)
+    return np.tanh(k * np.arctanh(v)).astype(np.float32)
 
 
 class Node:
@@ -156,17 +174,22 @@ class MCTS:
                 return float(node.proven)
         return None
 
-    def _expand(self, node: Node, b: Board, logits: np.ndarray) -> None:
+    def _expand(self, node: Node, b: Board, logits: np.ndarray, ply: int = 0) -> None:
         moves = b.candidate_moves(self.cfg.radius) if self.cfg.move_filter else b.legal_moves()
         n = b.size
         if not moves:  # a full board (a draw: value 0), or a loss _settle has already proven
             node.expanded = True
             return
         idx = np.array([y * n + x for x, y in moves])
-        p = logits[idx].astype(np.float64)
-        p = np.exp(p - p.max())
+        p = _softmax(logits[idx])
+        mix = self.cfg.prior_mix_opp if ply % 2 else self.cfg.prior_mix_own
+        if mix > 0:
+            scores = np.zeros(n * n, dtype=np.int32)
+            lib.rj_point_scores(b._b, ffi.from_buffer("int32_t[]", scores))
+            pattern = HeuristicEvaluator.SCALE * np.log1p(np.maximum(scores[idx], 0).astype(np.float64))
+            p = (1.0 - mix) * p + mix * _softmax(pattern)
         node.moves = moves
-        node.priors = (p / p.sum()).astype(np.float32)
+        node.priors = p.astype(np.float32)
         k = len(moves)
         node.N = np.zeros(k, dtype=np.float32)
         node.W = np.zeros(k, dtype=np.float32)
@@ -303,9 +326,11 @@ class MCTS:
                     lib.rj_undo(b._b)
             if batch:
                 logits, values = self.ev.evaluate([leaf_board for _, _, leaf_board in batch])
+                if self.cfg.value_sharpen != 1.0:
+                    values = sharpen(values, self.cfg.value_sharpen)
                 for (path, node, leaf_board), lg, v in zip(batch, logits, values):
                     node.pending = False
-                    self._expand(node, leaf_board, lg)
+                    self._expand(node, leaf_board, lg, len(path))
                     self._backup(path, float(v), vl)
                     playouts += 1
         self.info = self._summary(root, playouts, time.monotonic() - t0)

@@ -379,11 +379,13 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     int best = level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* unthreatened: a quiet move is always there */
     if (best >= beta)
         return best;
-    int uncertain = 0, best_move = -1, cut = 0;
+    int uncertain = 0, best_move = -1, cut = 0, skipped = 0;
     for (int i = 0; i < moves.n; i++) {
         int m = moves.pos[i];
-        if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m))
-            continue; /* threat depth 0: fours only */
+        if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m)) {
+            skipped = 1; /* threat depth 0: fours only */
+            continue;
+        }
         probe(b, m);
         int v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
         unprobe(b, m);
@@ -403,6 +405,8 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     }
     if (cut)
         return best;
+    if (skipped && best == RJ_PROOF_LOSS)
+        best = RJ_PROOF_DRAW; /* a defence the fours-only search did not play may hold: no loss is proven */
     int value = best == RJ_PROOF_WIN ? RJ_PROOF_WIN : uncertain ? RJ_PROOF_UNKNOWN : best;
     if (value != RJ_PROOF_UNKNOWN) {
         e->key = key;
