@@ -25,12 +25,22 @@ class Evaluator(abc.ABC):
         board's side to move."""
 
 
+PATTERN_SCALE = 1.5  # logit per factor e of pattern score
+
+
+def pattern_logits(board: Board) -> tuple[np.ndarray, int]:
+    """Prior logits from the C pattern scores of the side to move (log-scaled; illegal points
+    -30), and the best score."""
+    buf = np.zeros(board.size * board.size, dtype=np.int32)
+    best = lib.rj_point_scores(board._b, ffi.from_buffer("int32_t[]", buf))
+    return np.where(buf >= 0, PATTERN_SCALE * np.log1p(np.maximum(buf, 0)), -30.0).astype(np.float32), best
+
+
 class HeuristicEvaluator(Evaluator):
     """Priors from the C pattern scores (log-scaled), value from the best attack against the
     best defence: a fair stand-in for a net, and deterministic."""
 
     name = "heuristic"
-    SCALE = 1.5  # logit per factor e of pattern score
     VALUE_SCALE = 2000.0  # pattern-score difference worth tanh(1)
 
     def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
@@ -39,8 +49,7 @@ class HeuristicEvaluator(Evaluator):
         values = np.zeros(len(boards), dtype=np.float32)
         buf = np.zeros(n * n, dtype=np.int32)
         for i, board in enumerate(boards):
-            best = lib.rj_point_scores(board._b, ffi.from_buffer("int32_t[]", buf))
-            logits[i] = np.where(buf >= 0, self.SCALE * np.log1p(np.maximum(buf, 0)), -30.0)
+            logits[i], best = pattern_logits(board)
             other = board.copy()
             other.to_move = board.to_move.opponent if board.to_move in (Color.BLACK, Color.WHITE) else board.to_move
             theirs = lib.rj_point_scores(other._b, ffi.from_buffer("int32_t[]", buf))

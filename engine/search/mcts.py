@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.board import Board, Move, Result
 from engine.native import ffi, lib
-from engine.net.evaluator import Evaluator, HeuristicEvaluator
+from engine.net.evaluator import Evaluator, pattern_logits
 from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
@@ -184,10 +184,7 @@ class MCTS:
         p = _softmax(logits[idx])
         mix = self.cfg.prior_mix_opp if ply % 2 else self.cfg.prior_mix_own
         if mix > 0:
-            scores = np.zeros(n * n, dtype=np.int32)
-            lib.rj_point_scores(b._b, ffi.from_buffer("int32_t[]", scores))
-            pattern = HeuristicEvaluator.SCALE * np.log1p(np.maximum(scores[idx], 0).astype(np.float64))
-            p = (1.0 - mix) * p + mix * _softmax(pattern)
+            p = (1.0 - mix) * p + mix * _softmax(pattern_logits(b)[0][idx])
         node.moves = moves
         node.priors = p.astype(np.float32)
         k = len(moves)
