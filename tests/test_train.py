@@ -237,6 +237,55 @@ def test_selfplay_game_records_targets():
         assert (a["value"][(movers == rec.winner) & np.isnan(rec.exact)] == 1.0).all()
 
 
+@pytest.mark.parametrize("seed, colour", [(4, 1), (5, 2)])
+def test_games_against_a_baseline_record_its_moves_and_our_visits(seed, colour):
+    """The baseline plays its colour (by the seed's parity); its positions carry its move as a
+    one-hot target, ours the search's visits; the game is legal and ends with a result."""
+    from engine.baselines import GreedyPlayer
+
+    class Recorder(GreedyPlayer):
+        def __init__(self):
+            super().__init__()
+            self.played = []
+
+        def choose(self, board, limits):
+            move = super().choose(board, limits)
+            self.played.append((board.to_move, move))
+            return move
+
+    opp = Recorder()
+    cfg = SelfPlayConfig(size=9, playouts=24, max_moves=40, opponent_ms=5)
+    rec = play_game(HeuristicEvaluator(), cfg, seed=seed, opponent=opp)
+    assert rec.opponent_color == colour and opp.played
+    assert all(int(c) == colour for c, _ in opp.played)
+    a, movers = rec.arrays(), np.array(rec.movers)
+    pol = a["policy"].astype(np.float32)
+    theirs = (movers == colour) & a["has_policy"]
+    assert theirs.sum() == len(opp.played)
+    assert (pol[theirs].max(1) == 1.0).all()
+    n = 9
+    played = [m[1] * n + m[0] for _, m in opp.played]
+    assert list(pol[theirs].argmax(1)) == played
+    ours = (movers != colour) & a["has_policy"]
+    assert ours.any() and (pol[ours].max(1) < 1.0).any()  # visit spreads, not one-hot moves
+    board = Board(9, Rule.RENJU)
+    for m in rec.moves:
+        assert board.is_legal(*m)
+        board.play(*m)
+
+
+def test_selfplay_iteration_plays_the_configured_share_against_the_baseline(tmp_path):
+    from engine.train.run import Run
+
+    cfg = RunConfig(run=str(tmp_path / "run"), games=4, workers=1, inference="local")
+    cfg.net = NetConfig(channels=8, blocks=1)
+    cfg.play = SelfPlayConfig(size=9, playouts=12, max_moves=30, opponent="greedy", opponent_share=0.5,
+                              opponent_ms=5)
+    out = Run(cfg).selfplay(0)
+    assert out["versus"]["opponent"] == "greedy" and out["versus"]["games"] == 2
+    assert 0.0 <= out["versus"]["score"] <= 1.0 and out["games"] == 4
+
+
 def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))
@@ -252,6 +301,48 @@ def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
         p, v = net.eval()(torch.from_numpy(board.planes()[None]))
     np.testing.assert_allclose(logits[0], p[0].numpy(), atol=1e-4)
     assert values[0] == pytest.approx(float(v[0]), abs=1e-4)
+
+
+def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):
+    """BatchNorms folded into the convolutions by the export come back as BatchNorms that leave
+    the eval-mode outputs unchanged and keep train mode (batch statistics) close to them."""
+    from engine.train.unfold import onnx_weights, unfold
+
+    torch.manual_seed(3)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=2))
+    with torch.no_grad():  # BatchNorms that are far from the identity
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-1, 1), m.running_var.uniform_(0.5, 2)
+                m.weight.uniform_(0.5, 1.5), m.bias.uniform_(-0.5, 0.5)
+    path = tmp_path / "m.onnx"
+    export_onnx(net.eval(), path, 9, {"channels": 8, "blocks": 2})
+    assert onnx_weights(path)[2] == NetConfig(channels=8, blocks=2)
+    rng = random.Random(0)
+    planes = np.stack([random_game(rng, Rule.RENJU, 6 + i % 20, size=9).planes() for i in range(64)])
+    back = unfold(path, planes)
+    x = torch.from_numpy(planes.astype(np.float32))
+    with torch.no_grad():
+        p0, v0 = net.eval()(x)
+        p1, v1 = back.eval()(x)
+        p2, v2 = back.train()(x)
+    np.testing.assert_allclose(p1.numpy(), p0.numpy(), atol=1e-4)
+    np.testing.assert_allclose(v1.numpy(), v0.numpy(), atol=1e-4)
+    assert float((p2 - p1).abs().mean()) < 0.1 * float(p1.abs().mean())  # the calibration positions' own statistics
+    assert verify_onnx(back, path, 9) < 1e-4
+
+
+def test_a_time_budget_stops_the_run_between_iterations(tmp_path):
+    from engine.train.run import Run
+
+    cfg = RunConfig(run=str(tmp_path / "run"), iterations=3, games=1, workers=1, inference="local", budget_s=1e-3)
+    cfg.net = NetConfig(channels=8, blocks=1)
+    cfg.play = SelfPlayConfig(size=9, playouts=8, max_moves=12)
+    cfg.learn = LearnConfig(batch=8, steps=1)
+    run = Run(cfg)
+    run.loop()  # the first iteration always runs; its pace then says no more fit
+    assert run.state["iteration"] == 1
+    assert json.loads((tmp_path / "run" / "state.json").read_text())["iteration"] == 1
 
 
 def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):

@@ -30,6 +30,12 @@ class SelfPlayConfig:
     bootstrap_heuristic: bool = True  # until the first net exists, self-play uses the heuristic evaluator
     resign_proven: bool = True  # a proven root ends the game with its exact result
     max_moves: int = 200
+    # Games against a tactical baseline among each iteration's games: our moves get the search's
+    # visits as targets, the opponent's its move; every position the result. Self-play alone
+    # rarely reaches the quiet build-ups a tactical engine wins with (docs/training.md).
+    opponent: str = ""  # a baseline by name ("alphabeta"), or "" for self-play only
+    opponent_share: float = 0.0  # of each iteration's games
+    opponent_ms: int = 100  # the opponent's time a move
 
 
 @dataclass
@@ -75,6 +81,9 @@ class RunConfig:
     # A new run may start from a refit net (python -m engine.train.refit writes NAME.pt beside its
     # ONNX): its weights, and the buffer of the run it was fitted to as older generations.
     init: str = ""
+    # Wall-clock seconds for this invocation (0: no limit): no iteration starts that would, at the
+    # pace of the last one, end after it (a lent GPU machine is held for a fixed time).
+    budget_s: float = 0.0
     net: NetConfig = field(default_factory=NetConfig)
     play: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     learn: LearnConfig = field(default_factory=LearnConfig)

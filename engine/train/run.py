@@ -129,9 +129,11 @@ class Run:
         if model is None and not cfg.play.bootstrap_heuristic:
             model = str(self.model_path)
             self.export()  # the untrained net plays the first games
-        seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g) for g in range(cfg.games)]
+        versus = round(cfg.games * cfg.play.opponent_share) if cfg.play.opponent else 0
+        seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g, cfg.play.opponent if g < versus else "")
+                 for g in range(cfg.games)]
         lengths, branching, proven, wins = [], [], 0, {0: 0, 1: 0, 2: 0}
-        positions = 0
+        positions, versus_points = 0, []
         pool_cm = self._server_pool() if model is not None and self._use_server() else self._pool(model)
         with pool_cm as pool:
             for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
@@ -144,12 +146,16 @@ class Run:
                 branching.extend(rec.branching)
                 proven += rec.proven_end
                 wins[rec.winner] += 1
+                if rec.opponent_color:  # our points against the baseline
+                    versus_points.append(0.5 if not rec.winner else float(rec.winner != rec.opponent_color))
         self.state["games"] += len(seeds)
         self.state["positions"] += positions
         return {"games": len(seeds), "positions": positions, "lengths": lengths,
                 "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
                 "branching_hist": np.bincount(np.minimum(branching, 225), minlength=226).tolist(),
                 "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
+                "versus": {"opponent": cfg.play.opponent, "ms": cfg.play.opponent_ms, "games": len(versus_points),
+                           "score": float(np.mean(versus_points)) if versus_points else None},
                 "evaluator": "heuristic" if model is None else "net-server" if self._use_server() else "net"}
 
     def train(self, rng: np.random.Generator) -> dict:
@@ -183,7 +189,14 @@ class Run:
 
     def loop(self) -> None:
         rng = np.random.default_rng(self.cfg.seed + self.state["iteration"])
+        cfg_versus = lambda sp: "%s %.3f over %d games" % (  # noqa: E731
+            sp["versus"]["opponent"], sp["versus"]["score"], sp["versus"]["games"])
+        started, pace = time.time(), 0.0
         while self.state["iteration"] < self.cfg.iterations:
+            if self.cfg.budget_s and pace and time.time() - started + pace > self.cfg.budget_s:
+                log.info("stopping: another iteration (%.0f s) would end past the %.0f s budget", pace,
+                         self.cfg.budget_s)
+                break
             it = self.state["iteration"]
             t0 = time.time()
             entry = {"iteration": it, "selfplay": self.selfplay(it)}
@@ -195,11 +208,13 @@ class Run:
                 entry["eval"] = {opp: self.evaluate(opp) for opp in ("greedy", "alphabeta")}
             entry.update(seconds_selfplay=t1 - t0, seconds_total=time.time() - t0, total_games=self.state["games"],
                          total_steps=self.state["steps"])
+            pace = time.time() - t0
             with open(self.dir / "log.jsonl", "a") as f:
                 f.write(json.dumps(entry) + "\n")
             self._save()
             sp, tr = entry["selfplay"], entry["train"]
             log.info("iteration %d: %d games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
-                     "kl %.4f lr %.2g%s", it, sp["games"], sp["mean_length"], sp["branching"], tr["loss"],
+                     "kl %.4f lr %.2g%s%s", it, sp["games"], sp["mean_length"], sp["branching"], tr["loss"],
                      tr["policy_loss"], tr["value_loss"], tr["kl"], tr["lr"],
+                     f" vs {cfg_versus(sp)}" if sp["versus"]["games"] else "",
                      f" eval {entry['eval']}" if "eval" in entry else "")

@@ -3,12 +3,14 @@ as value target, and positions the threat-space search settled as extra exact va
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Result
 from engine.net.evaluator import Evaluator, HeuristicEvaluator
+from engine.players import Limits, Player
 from engine.search.mcts import MCTS, MCTSConfig
 from engine.train.config import SelfPlayConfig
 
@@ -25,6 +27,7 @@ class GameRecord:
     branching: list[int] = field(default_factory=list)  # moves the filter left at each root
     winner: int = 0  # Color, 0 for a draw
     proven_end: bool = False
+    opponent_color: int = 0  # the baseline's Color in a game against one, else 0
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Samples with their value targets: the exact value when proven, else the game's result."""
@@ -51,16 +54,32 @@ def _opening(board: Board, plies: int, rng: np.random.Generator) -> None:
         board.play(x, y)
 
 
-def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int) -> GameRecord:
+def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Player | None = None) -> GameRecord:
+    """One game of the search against itself, or, with `opponent`, against that player (its
+    colour by the seed's parity; its moves are the policy targets of its positions)."""
     rng = np.random.default_rng(seed)
     board = Board(cfg.size, cfg.rule)
     _opening(board, cfg.random_opening, rng)
     mcts = MCTS(evaluator, mcts_config(cfg), seed=int(rng.integers(2**31)))
     rec = GameRecord(moves=list(board.moves))
+    if opponent is not None:
+        opponent.new_game()
+        rec.opponent_color = int(Color.BLACK if seed % 2 == 0 else Color.WHITE)
     n = cfg.size
     buf = np.zeros((FEATURE_PLANES, n, n), dtype=np.float32)
     while not board.game_over and board.stone_count < min(cfg.max_moves, n * n):
         mover = board.to_move
+        if int(mover) == rec.opponent_color:
+            if not board.legal_moves():  # black with only forbidden points left: a draw
+                break
+            ms = cfg.opponent_ms / 1000
+            move = opponent.choose(board, Limits(deadline=time.monotonic() + ms, optimum=ms))
+            target = np.zeros(n * n, dtype=np.float32)
+            target[move[1] * n + move[0]] = 1.0
+            _add(rec, board, buf, target, mover, float("nan"))
+            board.play(*move)
+            rec.moves.append(move)
+            continue
         mcts.search(board, deadline=float("inf"), optimum=float("inf"), max_playouts=cfg.playouts)
         root = mcts.root
         if not root.moves:
@@ -115,6 +134,7 @@ def _add_settled(rec: GameRecord, board: Board, buf: np.ndarray, root) -> None:
 # ---- worker processes ---------------------------------------------------------------------
 
 _EVALUATOR: Evaluator | None = None
+_OPPONENTS: dict[str, Player] = {}
 
 
 def init_worker(model: str | None) -> None:
@@ -137,7 +157,13 @@ def init_remote_worker(ids, requests, responses) -> None:
     _EVALUATOR = RemoteEvaluator(worker, requests, responses[worker])
 
 
-def worker_game(args: tuple[SelfPlayConfig, int]) -> GameRecord:
-    cfg, seed = args
+def worker_game(args: tuple) -> GameRecord:
+    """(config, seed[, opponent name]) -> the game's record."""
+    cfg, seed = args[:2]
+    name = args[2] if len(args) > 2 else ""
     assert _EVALUATOR is not None
-    return play_game(_EVALUATOR, cfg, seed)
+    if name and name not in _OPPONENTS:
+        from engine.registry import make_player
+
+        _OPPONENTS[name] = make_player(name)
+    return play_game(_EVALUATOR, cfg, seed, _OPPONENTS.get(name))
