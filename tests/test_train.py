@@ -275,15 +275,21 @@ def test_games_against_a_baseline_record_its_moves_and_our_visits(seed, colour):
 
 
 def test_selfplay_iteration_plays_the_configured_share_against_the_baseline(tmp_path):
+    from engine.train.report import write_report
     from engine.train.run import Run
 
-    cfg = RunConfig(run=str(tmp_path / "run"), games=4, workers=1, inference="local")
+    cfg = RunConfig(run=str(tmp_path / "run"), iterations=1, games=4, workers=1, inference="local")
     cfg.net = NetConfig(channels=8, blocks=1)
     cfg.play = SelfPlayConfig(size=9, playouts=12, max_moves=30, opponent="greedy", opponent_share=0.5,
                               opponent_ms=5)
-    out = Run(cfg).selfplay(0)
-    assert out["versus"]["opponent"] == "greedy" and out["versus"]["games"] == 2
-    assert 0.0 <= out["versus"]["score"] <= 1.0 and out["games"] == 4
+    cfg.learn = LearnConfig(batch=8, steps=1)
+    Run(cfg).loop()
+    entry = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[0])
+    out = entry["selfplay"]
+    assert out["versus"]["opponent"] == "greedy" and out["versus"]["games"] == 2 and out["games"] == 4
+    assert 0.0 <= out["versus"]["score"] <= 1.0
+    report = write_report(tmp_path / "run").read_text()
+    assert f"greedy {out['versus']['score']:.3f} (2 games in training)" in report
 
 
 def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
