@@ -20,7 +20,7 @@ from tqdm import tqdm
 from engine.board import FEATURE_PLANES, Board, Color, Result
 from engine.players import Limits
 from engine.train.config import RunConfig, SelfPlayConfig, add_arguments, apply_overrides
-from engine.train.selfplay import GameRecord, _add, _opening
+from engine.train.selfplay import GameRecord, _add, _opening, one_hot
 
 log = logging.getLogger("pbrain.train")
 EXPLORE = 0.15  # chance of a random nearby move instead of the teacher's, in the early game
@@ -43,9 +43,7 @@ def teacher_game(args: tuple[SelfPlayConfig, int, int]) -> GameRecord:
         if not board.legal_moves():
             break
         (move, score), *_ = teacher.ranked(board, Limits(deadline=time.monotonic() + ms / 1000, optimum=ms / 1000))
-        target = np.zeros(n * n, dtype=np.float32)
-        target[move[1] * n + move[0]] = 1.0
-        _add(rec, board, buf, target, mover, 1.0 if score >= 1e9 else float("nan"))  # a VCF: won exactly
+        _add(rec, board, buf, one_hot(move, n), mover, 1.0 if score >= 1e9 else float("nan"))  # a VCF: won exactly
         rec.branching.append(len(board.candidate_moves()))
         if board.stone_count < EXPLORE_UNTIL and score < 1e9 and rng.random() < EXPLORE:
             near = board.candidate_moves(2)

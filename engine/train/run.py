@@ -189,8 +189,6 @@ class Run:
 
     def loop(self) -> None:
         rng = np.random.default_rng(self.cfg.seed + self.state["iteration"])
-        cfg_versus = lambda sp: "%s %.3f over %d games" % (  # noqa: E731
-            sp["versus"]["opponent"], sp["versus"]["score"], sp["versus"]["games"])
         started, pace = time.time(), 0.0
         while self.state["iteration"] < self.cfg.iterations:
             if self.cfg.budget_s and pace and time.time() - started + pace > self.cfg.budget_s:
@@ -213,8 +211,9 @@ class Run:
                 f.write(json.dumps(entry) + "\n")
             self._save()
             sp, tr = entry["selfplay"], entry["train"]
+            vs = " vs {opponent} {score:.3f} over {games} games".format(**sp["versus"]) if sp["versus"]["games"] else ""
             log.info("iteration %d: %d games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
                      "kl %.4f lr %.2g%s%s", it, sp["games"], sp["mean_length"], sp["branching"], tr["loss"],
                      tr["policy_loss"], tr["value_loss"], tr["kl"], tr["lr"],
-                     f" vs {cfg_versus(sp)}" if sp["versus"]["games"] else "",
+                     vs,
                      f" eval {entry['eval']}" if "eval" in entry else "")

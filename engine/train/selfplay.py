@@ -74,9 +74,7 @@ def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Pl
                 break
             ms = cfg.opponent_ms / 1000
             move = opponent.choose(board, Limits(deadline=time.monotonic() + ms, optimum=ms))
-            target = np.zeros(n * n, dtype=np.float32)
-            target[move[1] * n + move[0]] = 1.0
-            _add(rec, board, buf, target, mover, float("nan"))
+            _add(rec, board, buf, one_hot(move, n), mover, float("nan"))
             board.play(*move)
             rec.moves.append(move)
             continue
@@ -107,6 +105,13 @@ def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Pl
     if board.game_over and board.result in (Result.BLACK_WINS, Result.WHITE_WINS):
         rec.winner = int(Color.BLACK if board.result == Result.BLACK_WINS else Color.WHITE)
     return rec
+
+
+def one_hot(move: tuple[int, int], n: int) -> np.ndarray:
+    """A policy target putting all its mass on one move (a teacher's or an opponent's)."""
+    target = np.zeros(n * n, dtype=np.float32)
+    target[move[1] * n + move[0]] = 1.0
+    return target
 
 
 def _add(rec: GameRecord, board: Board, buf: np.ndarray, policy: np.ndarray, mover: Color, exact: float) -> None:
