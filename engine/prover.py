@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.board import Board, Move
+from engine.board import _POINTS, Board, Move
 from engine.native import BoardError, check, ffi, lib
 
 KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS}
@@ -63,6 +63,18 @@ class Prover:
               "solve")
         line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
         return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
+
+    def filter_moves(self, board: Board, radius: int = 3, vcf_depth: int = 12,
+                     budget_nodes: int = 4000) -> tuple[list[Move], bool]:
+        """The move filter narrowed against a hidden threat: when the opponent would win by a VCF
+        if it had the move, only the moves that break it (and our own fours) remain. Returns the
+        moves and whether such a threat narrowed them (see rj_filter_threats in renju.h)."""
+        if board.game_over:
+            return [], False
+        xs, ys = ffi.new("int16_t[]", lib.RJ_MAX_MOVES), ffi.new("int16_t[]", lib.RJ_MAX_MOVES)
+        flag = ffi.new("int *")
+        n = lib.rj_filter_threats(self._p, board._b, int(radius), int(vcf_depth), int(budget_nodes), xs, ys, flag)
+        return [_POINTS[xs[i]][ys[i]] for i in range(n)], bool(flag[0])  # shared tuples: trees hold many
 
 
 _default: Prover | None = None

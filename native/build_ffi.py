@@ -129,6 +129,8 @@ void rj_prover_clear(rj_prover *p);
 size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
+int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int64_t max_nodes, int16_t *xs,
+                      int16_t *ys, int *threatened);
 
 int rj_planes(rj_board *b, float *out);
 int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,

@@ -8,6 +8,7 @@ import numpy as np
 from engine.board import Board, Color, Rule
 from engine.net.evaluator import HeuristicEvaluator
 from engine.protocol.session import Session
+from engine.prover import Prover
 from engine.search.mcts import MCTS, MCTSConfig, Node, sharpen
 from engine.search.player import MCTSPlayer
 
@@ -56,7 +57,8 @@ def test_avoids_a_proven_loss_and_sees_a_lost_root():
 def walk(node: Node, board: Board, radius: int):
     if not node.expanded or not node.moves:
         return 0
-    assert set(node.moves) == set(board.candidate_moves(radius))
+    # the plain filter's moves, or fewer where a hidden VCF of the opponent's narrowed them
+    assert set(node.moves) <= set(board.candidate_moves(radius))
     seen = 1
     for move, child in zip(node.moves, node.children):
         if child is not None:
@@ -404,3 +406,52 @@ def test_prior_mix_blends_the_pattern_scores_in_for_the_chosen_side():
     assert abs(float(opp.priors.sum()) - 1.0) < 1e-5
     # white's block at the open end of black's diagonal 5,9 6,8 7,7 gets more than a flat share
     assert opp.priors[opp.moves.index((4, 10))] > 1.5 / k
+
+
+def test_a_hidden_vcf_narrows_the_root_to_its_answers():
+    """White would win with a double four at j6 if it had the move: black's root keeps only the
+    moves that stop it and its own fours, and plays one of them; without the check (the plain
+    filter) the root holds every nearby point."""
+    black = [(4, 5), (9, 9), (0, 14), (2, 12), (3, 12), (4, 12)]
+    white = [(5, 5), (6, 5), (7, 5), (9, 6), (9, 7), (9, 8), (14, 0)]
+    b = Board.from_stones(black, white, to_move=Color.BLACK)
+    move, m = run(b, playouts=300)
+    assert set(m.root.moves) < set(b.candidate_moves(3))
+    assert {(8, 5), (9, 5), (9, 4)} <= set(m.root.moves)
+    assert move in m.root.moves
+    after = b.copy()
+    after.play(*move)
+    if after.threat(Color.BLACK) < 2:  # not a four of black's: then it must have broken the VCF
+        assert Prover().solve(after, "vcf", max_depth=4).result != "win"
+    _, plain = run(b, playouts=50, mcts=MCTS(HeuristicEvaluator(), MCTSConfig(threat_vcf_depth=0)))
+    assert set(plain.root.moves) == set(b.candidate_moves(3))
+
+
+def test_leaf_vcf_settles_forced_wins_beyond_the_utss_plies():
+    """With utss_plies 0 no UTSS runs in the tree; leaf_vcf_nodes > 0 then proves the leaves where
+    the side to move wins by fours (each such proof replayed to a five), and 0 leaves them open."""
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9), (6, 6), (9, 7), (10, 10), (6, 5)])
+    proven = {}
+    for nodes in (0, 2000):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=0, utss_plies_own=0, verify_ms=0, root_vcf_ms=0,
+                                                   threat_vcf_depth=0, leaf_vcf_nodes=nodes))
+        m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
+        wins = []
+
+        def walk_wins(node, board):
+            for move, child in zip(node.moves, node.children):
+                if child is None:
+                    continue
+                board.play(*move)
+                if child.proven > 0 and child.win_move is not None and not board.game_over:
+                    wins.append((board.copy(), child.win_move))
+                walk_wins(child, board)
+                board.undo()
+
+        walk_wins(m.root, b.copy())
+        proven[nodes] = wins
+    assert not proven[0]
+    assert len(proven[2000]) >= 3
+    for board, first in proven[2000][:20]:
+        proof = Prover().solve(board, "vcf", max_depth=20)
+        assert proof.result == "win" and board.is_legal(*first)

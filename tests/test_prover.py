@@ -181,3 +181,59 @@ def test_a_fours_only_search_never_claims_a_loss_it_did_not_search():
     fours_only = Prover().solve(b, "utss", max_depth=11, threat_depth=0, budget_ms=20_000)
     assert fours_only.result == "draw"
     assert Prover().solve(b, "vcf", budget_ms=20_000).result != "win"  # no VCF either: draw is right
+
+
+def test_threat_filter_keeps_only_the_answers_to_a_hidden_vcf():
+    """White (to move after black) has no four yet but a double four at j6 in one move: black's
+    moves that leave it (every quiet move far away) go; the blocks and black's own fours stay."""
+    black = [(4, 5), (9, 9), (0, 14), (2, 12), (3, 12), (4, 12)]
+    white = [(5, 5), (6, 5), (7, 5), (9, 6), (9, 7), (9, 8), (14, 0)]
+    board = Board.from_stones(black, white, to_move=Color.BLACK)
+    assert board.threat(Color.WHITE) == 0
+    plain = board.candidate_moves(3)
+    moves, threatened = Prover().filter_moves(board, 3)
+    assert threatened
+    assert set(moves) < set(plain)
+    assert {(8, 5), (9, 5), (9, 4)} <= set(moves)  # the blocks of the double four
+    assert {(1, 12), (5, 12)} <= set(moves)  # black's own fours (a three on row 12)
+    assert (12, 12) not in moves
+    white_to_move = Board.from_stones(black, white, to_move=Color.WHITE)
+    assert solve(white_to_move, "vcf", max_depth=2).result == "win"
+
+
+@pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
+def test_threat_filter_against_the_prover_on_random_positions(rule):
+    """Every move the filter drops leaves the opponent a VCF; every quiet move it keeps does not;
+    without a hidden VCF it is the plain filter."""
+    rng = random.Random(5 + int(rule))
+    prover, narrowed = Prover(tt_bits=18), 0
+    for _ in range(300):
+        board = random_game(rng, rule, rng.randint(10, 50))
+        if board.game_over:
+            continue
+        plain = board.candidate_moves(3)
+        moves, threatened = prover.filter_moves(board, 3, vcf_depth=8, budget_nodes=1_000_000)
+        if not threatened:
+            assert moves == plain
+            continue
+        narrowed += 1
+        me, opp = board.to_move, board.to_move.opponent
+        fours = {m for m in plain if board.copy().play(*m) is None and _makes_four(board, m, me)}
+        for m in plain:
+            after = board.copy()
+            after.play(*m)
+            if after.game_over:
+                continue
+            vcf = Prover().solve(after, "vcf", max_depth=8).result == "win"
+            if m in moves:
+                assert m in fours or not vcf, m
+            else:
+                assert vcf, m
+        assert opp != me
+    assert narrowed >= 3
+
+
+def _makes_four(board: Board, move, color) -> bool:
+    after = board.copy()
+    after.play(*move)
+    return after.threat(color) >= 2

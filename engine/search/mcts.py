@@ -48,6 +48,13 @@ class MCTSConfig:
     verify_depth: int = 13
     verify_share: float = 0.4  # of the move's time, at most, for all checks together
     verify_after: float = 0.5  # of the move's time gone before the first check (or the search is decided)
+    # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
+    # move, a node expands only the moves that break it and its own fours (0: the plain filter).
+    threat_vcf_depth: int = 10
+    threat_nodes: int = 3000  # prover nodes per expansion for that check
+    # Beyond the UTSS plies, a VCF of up to this many prover nodes for the side to move at each
+    # new leaf (0: none): the net's value is least reliable where a forced win is on the board.
+    leaf_vcf_nodes: int = 0
     node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
@@ -172,10 +179,21 @@ class MCTS:
                 if node.proven > 0 and proof.line:
                     node.win_move = proof.line[0]
                 return float(node.proven)
+        elif self.cfg.utss and self.cfg.leaf_vcf_nodes > 0 and b.stone_count >= 6:
+            proof = self.prover.solve(b, "vcf", max_depth=20, budget_nodes=self.cfg.leaf_vcf_nodes)
+            if proof.result == "win":
+                node.proven = 1
+                node.win_move = proof.line[0] if proof.line else None
+                return 1.0
         return None
 
     def _expand(self, node: Node, b: Board, logits: np.ndarray, ply: int = 0) -> None:
-        moves = b.candidate_moves(self.cfg.radius) if self.cfg.move_filter else b.legal_moves()
+        if not self.cfg.move_filter:
+            moves = b.legal_moves()
+        elif self.cfg.threat_vcf_depth > 0 and self.cfg.utss:
+            moves, _ = self.prover.filter_moves(b, self.cfg.radius, self.cfg.threat_vcf_depth, self.cfg.threat_nodes)
+        else:
+            moves = b.candidate_moves(self.cfg.radius)
         n = b.size
         if not moves:  # a full board (a draw: value 0), or a loss _settle has already proven
             node.expanded = True

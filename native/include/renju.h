@@ -209,6 +209,15 @@ size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
 
+/* The move filter (rj_filter_moves) narrowed against a hidden threat: when the opponent would
+ * win by a VCF of at most vcf_depth fours if it had the move, only the moves after which it no
+ * longer has one (within what is left of max_nodes) and the mover's own fours remain, and
+ * *threatened is set. Moves far from the VCF's line cannot break it and are dropped unprobed.
+ * When no move survives, or there is no such VCF, the plain filter's moves are returned. The
+ * prover's transposition table is used and kept. */
+int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int64_t max_nodes, int16_t *xs,
+                      int16_t *ys, int *threatened);
+
 /* ---- neural-network input planes (planes.c) ---- */
 
 /* Version of the input-plane layout below. Written into every exported model's metadata and

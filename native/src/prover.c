@@ -21,9 +21,12 @@ struct tt_entry {
     uint32_t pad;
 };
 
+struct search;
+
 struct rj_prover {
     int bits;
     struct tt_entry *tt;
+    struct search *scratch; /* one search state, reused: it is large (the PV table) */
 };
 
 struct search {
@@ -52,7 +55,10 @@ rj_prover *rj_prover_new(int tt_bits)
         return NULL;
     p->bits = tt_bits;
     p->tt = calloc((size_t)1 << tt_bits, sizeof *p->tt);
-    if (!p->tt) {
+    p->scratch = malloc(sizeof *p->scratch);
+    if (!p->tt || !p->scratch) {
+        free(p->tt);
+        free(p->scratch);
         free(p);
         return NULL;
     }
@@ -63,6 +69,7 @@ void rj_prover_free(rj_prover *p)
 {
     if (p) {
         free(p->tt);
+        free(p->scratch);
         free(p);
     }
 }
@@ -74,7 +81,7 @@ void rj_prover_clear(rj_prover *p)
 
 size_t rj_prover_memory(const rj_prover *p)
 {
-    return sizeof *p + ((size_t)1 << p->bits) * sizeof *p->tt;
+    return sizeof *p + sizeof *p->scratch + ((size_t)1 << p->bits) * sizeof *p->tt;
 }
 
 static int out_of_budget(struct search *s)
@@ -161,6 +168,15 @@ static void finish_line(struct search *s, int ply)
         s->pv[ply][1] = (int16_t)win;
         s->pv_len[ply] = 2;
     }
+}
+
+static int to_xy_list(const rj_list *l, int16_t *xs, int16_t *ys)
+{
+    for (int i = 0; i < l->n; i++) {
+        xs[i] = (int16_t)rj_pos_x(l->pos[i]);
+        ys[i] = (int16_t)rj_pos_y(l->pos[i]);
+    }
+    return l->n;
 }
 
 /* ---- VCF ------------------------------------------------------------------------------- */
@@ -466,6 +482,63 @@ static void complete_line(struct search *s, int attacker)
     s->pv_len[0] = n;
 }
 
+/* The prover's reusable search state, reset for a new proof of b. */
+static struct search *start_search(rj_prover *p, rj_board *b, int64_t max_nodes, double max_ms, double t0)
+{
+    struct search *s = p->scratch;
+    s->b = b;
+    s->tt = p->tt;
+    s->mask = ((uint64_t)1 << p->bits) - 1;
+    s->nodes = 0;
+    s->max_nodes = max_nodes > 0 ? max_nodes : 0;
+    s->deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0;
+    s->aborted = 0;
+    s->threat_depth = RJ_DEFAULT_THREAT_DEPTH;
+    return s;
+}
+
+/* ---- the threat-aware move filter ------------------------------------------------------ */
+
+int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int64_t max_nodes, int16_t *xs,
+                      int16_t *ys, int *threatened)
+{
+    rj_list l, keep;
+    rj_filter(b, radius, &l);
+    *threatened = 0;
+    const int c = b->to_move, o = 3 - c;
+    /* Nothing to narrow: a game over, our own five, o's four (the list is its blocks already), or
+     * no four point for o (a VCF starts with a four). */
+    int quick = b->result != RJ_ONGOING || l.n <= 1 || rj_set_size(b, c, RJ_SET_FIVE) || rj_set_size(b, o, RJ_SET_FIVE) ||
+                (!rj_set_size(b, o, RJ_SET_FOUR) && !rj_set_size(b, o, RJ_SET_LIVE4));
+    struct search *s = quick ? NULL : start_search(p, b, max_nodes, 0, 0);
+    if (quick || !has_vcf(s, o, vcf_depth, 0))
+        return to_xy_list(&l, xs, ys);
+    /* o would win by fours if it had the move. A move can break that line only near it: within
+     * 5 of one of its points on a line through that point. Not so for Renju black: a stone far
+     * away can make one of its blocks a foul (the line then ends on some other point). */
+    uint8_t near[RJ_CELLS];
+    memset(near, b->rule == RJ_RENJU && c == RJ_BLACK, sizeof near);
+    for (int i = 0; i < s->pv_len[0]; i++)
+        for (int d = 0; d < 4; d++)
+            for (int k = -5; k <= 5; k++)
+                near[s->pv[0][i] + k * RJ_DIR[d]] = 1;
+    keep.n = 0;
+    for (int i = 0; i < l.n; i++) {
+        int m = l.pos[i], ok = rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m);
+        if (!ok && near[m]) { /* does o still have a VCF after m? (an exhausted budget keeps m) */
+            probe(b, m);
+            ok = !has_vcf(s, o, vcf_depth, 0);
+            unprobe(b, m);
+        }
+        if (ok)
+            keep.pos[keep.n++] = (int16_t)m;
+    }
+    if (keep.n == 0) /* every move loses to a VCF: leave the proof to the search */
+        return to_xy_list(&l, xs, ys);
+    *threatened = 1;
+    return to_xy_list(&keep, xs, ys);
+}
+
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out)
 {
@@ -475,17 +548,8 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         return RJ_E_GAMEOVER;
     if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS)
         return RJ_E_BADKIND;
-    struct search *s = malloc(sizeof *s);
-    if (!s)
-        return RJ_E_NOMEM;
     const double t0 = rj_now_ns();
-    s->b = b;
-    s->tt = p->tt;
-    s->mask = ((uint64_t)1 << p->bits) - 1;
-    s->nodes = 0;
-    s->max_nodes = max_nodes > 0 ? max_nodes : 0;
-    s->deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0;
-    s->aborted = 0;
+    struct search *s = start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
     if (max_depth < 1)
         max_depth = 1;
@@ -522,6 +586,5 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         }
     }
     out->ms = (rj_now_ns() - t0) / 1e6;
-    free(s);
     return RJ_OK;
 }
