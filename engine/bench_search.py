@@ -18,7 +18,7 @@ from engine.bench import section, write
 from engine.board import Board
 from engine.coords import parse_points
 from engine.net.onnx_eval import load_evaluator
-from engine.search.mcts import MCTS
+from engine.search.mcts import MCTS, MCTSConfig
 
 START, END = "<!-- bench:search:start -->", "<!-- bench:search:end -->"
 POSITIONS = {
@@ -28,9 +28,10 @@ POSITIONS = {
 }
 
 
-def profile_search(board: Board, evaluator, seconds: float) -> tuple[int, dict[str, float]]:
+def profile_search(board: Board, evaluator, seconds: float,
+                   config: MCTSConfig | None = None) -> tuple[int, dict[str, float]]:
     """Playouts in `seconds`, and the seconds spent in the evaluator, in C and in the rest."""
-    mcts = MCTS(evaluator)
+    mcts = MCTS(evaluator, config)
     prof = cProfile.Profile()
     prof.enable()
     mcts.search(board, time.monotonic() + seconds, seconds)
@@ -46,9 +47,10 @@ def profile_search(board: Board, evaluator, seconds: float) -> tuple[int, dict[s
     return mcts.info.playouts, {"net": net, "c": c_time, "total": total}
 
 
-def run(model: str | None, seconds: float, repeats: int = 5) -> list[tuple[str, str]]:
+def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig | None = None,
+        tag: str = "") -> list[tuple[str, str]]:
     evaluator, message = load_evaluator(model)
-    label = Path(model).name if model and not message else evaluator.name
+    label = (Path(model).name if model and not message else evaluator.name) + tag
     rows = [("evaluator", label + (f" ({message})" if message else ""))]
     for name, moves in POSITIONS.items():
         board = Board.from_moves(parse_points(moves))
@@ -56,13 +58,13 @@ def run(model: str | None, seconds: float, repeats: int = 5) -> list[tuple[str, 
         # a profiled run gives the shares.
         runs = []
         for _ in range(repeats):
-            mcts = MCTS(evaluator)
+            mcts = MCTS(evaluator, config)
             t0 = time.monotonic()
             mcts.search(board, t0 + seconds, seconds)
             spent = time.monotonic() - t0
             runs.append((mcts.info.playouts / spent, mcts.info.playouts, spent))
         rate, playouts, spent = sorted(runs)[len(runs) // 2]
-        _, share = profile_search(board, evaluator, seconds)
+        _, share = profile_search(board, evaluator, seconds, config)
         total = share["total"] or 1.0
         rows.append((f"[{label}] {name}: playouts per second", f"{rate:.0f} ({playouts} in {spent:.2f} s; "
                      f"median of {repeats}, range {min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f})"))
@@ -80,7 +82,9 @@ def render(rows, command: str) -> str:
                    "leading root move (up to 40% of the move's time, from half-way), which add no playouts. On a CPU "
                    "the engine "
                    "plays the int8 twin of the newest net; its float source is measured in the same run for the "
-                   "ratio. Figures drift between runs on this shared machine (the float net's middle game gave "
+                   "ratio, and without the hidden-VCF check of each expansion (\"plain filter\", "
+                   "`threat_vcf_depth=0`). "
+                   "Figures drift between runs on this shared machine (the float net's middle game gave "
                    "1,331 to 1,659 playouts/s across runs on 2026-11-22): compare rows of one run.")
 
 
@@ -97,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = run(model, args.seconds, args.repeats)
     if args.model == "shipped" and shipped_model(gpu=True) != model:  # the float net beside its int8 twin
         rows += run(shipped_model(gpu=True), args.seconds, args.repeats)
+    if model is not None:  # what the hidden-VCF check of each expansion costs (threat_vcf_depth)
+        rows += run(model, args.seconds, args.repeats, MCTSConfig(threat_vcf_depth=0), ", plain filter")[1:]
     if model is not None:  # the heuristic evaluator beside the net, measured in the same run
         rows += run(None, args.seconds, args.repeats)[1:]
     for a, b in rows:

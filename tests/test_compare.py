@@ -44,3 +44,5 @@ def test_command_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "1 games better, 0 worse, 1 the same" in out
     assert main([str(a), str(tmp_path / "missing.json")]) == 2
+    assert main([str(a), str(b), "--first", "1"]) == 0
+    assert "over the same 1 games" in capsys.readouterr().out

@@ -181,3 +181,19 @@ def test_loss_analysis_finds_the_move_that_lost():
     assert loss.line and loss.line[0] in ((4, 5), (8, 5))  # white's open four
     assert loss.safe == loss.candidates == 4  # the filter's answers to the three (its four blocks) all hold
     assert analyse_game(game, "them", Prover(), 200.0, Rule.FREESTYLE, 15, 1) is None  # the winner lost nothing
+
+
+def test_time_odds_multiply_one_engines_limits():
+    """With x2.5 odds an engine is sent (and refereed by) 2.5 times the turn and match limits; its
+    opponent keeps the plain ones."""
+    cfg = MatchConfig(timeout_turn=1000, timeout_match=20000, rule=Rule.FREESTYLE, size=7, log_io=True,
+                      odds={"a": 2.5})
+    assert cfg.limits_for("a") == (2500, 50000) and cfg.limits_for("b") == (1000, 20000)
+    rec = play_game(fake("good", "a"), fake("good", "b"), [], cfg)
+    assert rec.reason in ("five", "full")
+    a, b = rec.io["a (black)"], rec.io["b (white)"]
+    sent_a, sent_b = "\n".join(a), "\n".join(b)
+    assert "> INFO timeout_turn 2500" in sent_a and "> INFO timeout_match 50000" in sent_a
+    assert "> INFO timeout_turn 1000" in sent_b and "> INFO timeout_match 20000" in sent_b
+    assert any("> INFO time_left 5" in line for line in a) and not any("> INFO time_left 5" in line for line in b)
+    assert "time odds a x2.5" in text(rec, cfg)

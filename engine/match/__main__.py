@@ -113,15 +113,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-io", action="store_true", help="save each engine's protocol I/O")
     ap.add_argument("--sprt", help="elo0,elo1[,alpha,beta]")
     ap.add_argument("--no-suspend", action="store_true", help="do not freeze the engine off its turn")
+    ap.add_argument("--odds", action="append", default=[], metavar="NAME=FACTOR",
+                    help="time odds: NAME's limits times FACTOR (repeat; to measure scaling with time)")
     args = ap.parse_args(argv)
     engines = [engine_spec(e) for e in args.engine]
     if len(engines) < 2 or len({e.name for e in engines}) != len(engines):
         ap.error("give at least two engines with distinct names (use name=command)")
     rule = Rule.parse(args.rule)
     turn, match_ms = parse_tc(args.tc)
+    odds = {}
+    for item in args.odds:
+        name, _, factor = item.partition("=")
+        try:
+            odds[name] = float(factor)
+        except ValueError:
+            ap.error(f"bad --odds {item!r}: give NAME=FACTOR")
+        if name not in {e.name for e in engines} or odds[name] <= 0:
+            ap.error(f"bad --odds {item!r}: NAME must be one of the engines, FACTOR positive")
     cfg = MatchConfig(size=args.size, rule=rule, timeout_turn=turn, timeout_match=match_ms,
                       max_memory=args.max_memory * 1024 * 1024, tolerance=args.tolerance,
-                      suspend=not args.no_suspend, log_io=args.log_io)
+                      suspend=not args.no_suspend, log_io=args.log_io, odds=odds)
     source = args.openings or ("renju26" if rule == Rule.RENJU and args.size == 15 else None)
     openings = op.load(source) if source else [[(args.size // 2, args.size // 2)]]
     for o in openings:

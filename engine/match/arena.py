@@ -35,6 +35,14 @@ class MatchConfig:
     game_type: int = 1
     suspend: bool = True  # freeze the engine that is not on move (POSIX)
     log_io: bool = False
+    # Time odds, for measuring how strength scales with thinking time: an engine named here gets
+    # its turn and match limits multiplied by the factor (sent by INFO and refereed).
+    odds: dict[str, float] = field(default_factory=dict)
+
+    def limits_for(self, name: str) -> tuple[int, int]:
+        """(timeout_turn, timeout_match) in ms for the engine called `name`."""
+        k = self.odds.get(name, 1.0)
+        return round(self.timeout_turn * k), round(self.timeout_match * k)
 
 
 @dataclass
@@ -80,20 +88,22 @@ def play_game(black: EngineSpec, white: EngineSpec, opening: list[Move], cfg: Ma
             folder.mkdir()
             proc = EngineProcess(list(specs[color].command), cwd=folder, new_session=True, transcript=cfg.log_io)
             engines[color] = proc
-            proc.send(f"START {cfg.size}", f"INFO timeout_turn {cfg.timeout_turn}",
-                      f"INFO timeout_match {cfg.timeout_match}", f"INFO max_memory {cfg.max_memory}",
+            turn, match = cfg.limits_for(specs[color].name)
+            proc.send(f"START {cfg.size}", f"INFO timeout_turn {turn}",
+                      f"INFO timeout_match {match}", f"INFO max_memory {cfg.max_memory}",
                       f"INFO game_type {cfg.game_type}", f"INFO rule {rule_bits}", f"INFO folder {folder}")
             if cfg.suspend:
                 _signal(proc, signal.SIGSTOP)
         while True:
             me = board.to_move
             proc = engines[me]
-            if cfg.timeout_match > 0:
-                left_ms = int(cfg.timeout_match - used[me] * 1000)
+            timeout_turn, timeout_match = cfg.limits_for(specs[me].name)
+            if timeout_match > 0:
+                left_ms = int(timeout_match - used[me] * 1000)
             else:
                 left_ms = UNLIMITED_MS
-            turn_ms = cfg.timeout_turn if cfg.timeout_turn > 0 else UNLIMITED_MS
-            limit_ms = min(turn_ms, left_ms if cfg.timeout_match > 0 else UNLIMITED_MS)
+            turn_ms = timeout_turn if timeout_turn > 0 else UNLIMITED_MS
+            limit_ms = min(turn_ms, left_ms if timeout_match > 0 else UNLIMITED_MS)
             if started[me]:
                 last = board.last_move
                 commands = [f"INFO time_left {left_ms}", f"TURN {last[0]},{last[1]}"]

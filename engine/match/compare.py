@@ -86,15 +86,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("candidate", type=Path, help="the candidate match's results.json")
     ap.add_argument("--engine-a", help="the engine followed in the reference (default: the non-baseline one)")
     ap.add_argument("--engine-b", help="the engine followed in the candidate")
+    ap.add_argument("--first", type=int, default=0,
+                    help="only the first N games of each (a shorter match of the same seed)")
     args = ap.parse_args(argv)
     try:
         a, b = (json.loads(p.read_text()) for p in (args.reference, args.candidate))
+        if args.first > 0:
+            a, b = a[:args.first], b[:args.first]
         ea, eb = _engine(a, args.engine_a), _engine(b, args.engine_b)
         r = compare(a, b, ea, eb)
     except (OSError, ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"{eb} against {ea}, same {len(a)} openings: {r.score_b:.1%} against {r.score_a:.1%}; "
+    print(f"{eb} against {ea} over the same {len(a)} games: {r.score_b:.1%} against {r.score_a:.1%}; "
           f"{r.better} games better, {r.worse} worse, {r.same} the same (sign test p = {r.p_value:.2f})")
     return 0
 

@@ -23,7 +23,9 @@ def text(record: GameRecord, cfg: MatchConfig) -> str:
     for m in record.opening:
         board.play(*m)
     lines = [f"{record.black} (black) - {record.white} (white), {cfg.rule.name.lower()} {cfg.size}x{cfg.size}, "
-             f"{cfg.timeout_turn} ms a move" + (f", {cfg.timeout_match} ms a game" if cfg.timeout_match else ""),
+             f"{cfg.timeout_turn} ms a move" + (f", {cfg.timeout_match} ms a game" if cfg.timeout_match else "")
+             + "".join(f"; time odds {name} x{k:g}" for name, k in sorted(cfg.odds.items())
+                       if name in (record.black, record.white)),
              "opening: " + " ".join(format_point(m) for m in record.opening)]
     for i, (x, y, ms) in enumerate(record.moves, start=len(record.opening) + 1):
         who = "black" if i % 2 else "white"

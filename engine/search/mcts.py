@@ -4,8 +4,9 @@ Leaf order (fixed): game over -> immediate threats from the threat sets (a five 
 to move wins; two five points of the opponent, or one it cannot block, lose) -> UTSS within
 UTSS_PLIES of the root (node-budgeted) -> the evaluator. Settled nodes are terminal with exact
 values and proofs propagate: a node with a child lost for the child's mover is won; a node whose
-children are all won for their movers is lost. Leaves are evaluated in batches, kept apart by
-virtual loss. The subtree of the moves played is kept between moves."""
+children are all won for their movers is lost. A node expands the move filter's moves, or only
+the answers to the opponent's hidden VCF when it has one (Prover.filter_moves). Leaves are
+evaluated in batches, kept apart by virtual loss. The subtree of the moves played is kept between moves."""
 from __future__ import annotations
 
 import time
