@@ -166,6 +166,9 @@ def test_cli_runs_a_short_match(tmp_path, capsys):
     assert "greedy vs random: 2 games" in out and "Elo difference" in out and "SPRT" in out
     assert len(list((tmp_path / "games").glob("*.psq"))) == 2
     assert (tmp_path / "results.json").exists()
+    for bad in ("greedy", "greedy=x", "nobody=2", "greedy=-1"):  # NAME=FACTOR, a playing engine, positive
+        with pytest.raises(SystemExit):
+            main(["--engine", "greedy", "--engine", "random", "--odds", bad, "--out", str(tmp_path)])
 
 
 def test_loss_analysis_finds_the_move_that_lost():
