@@ -101,9 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = run(model, args.seconds, args.repeats)
     if args.model == "shipped" and shipped_model(gpu=True) != model:  # the float net beside its int8 twin
         rows += run(shipped_model(gpu=True), args.seconds, args.repeats)
-    if model is not None:  # what the hidden-VCF check of each expansion costs (threat_vcf_depth)
+    if model is not None:  # in the same run: without the hidden-VCF check, and the heuristic evaluator
         rows += run(model, args.seconds, args.repeats, MCTSConfig(threat_vcf_depth=0), ", plain filter")[1:]
-    if model is not None:  # the heuristic evaluator beside the net, measured in the same run
         rows += run(None, args.seconds, args.repeats)[1:]
     for a, b in rows:
         print(f"{a:<60s} {b}")

@@ -64,8 +64,8 @@ class Prover:
         line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
         return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
 
-    def filter_moves(self, board: Board, radius: int = 3, vcf_depth: int = 12,
-                     budget_nodes: int = 4000) -> tuple[list[Move], bool]:
+    def filter_moves(self, board: Board, radius: int = 3, vcf_depth: int = 10,
+                     budget_nodes: int = 3000) -> tuple[list[Move], bool]:
         """The move filter narrowed against a hidden threat: when the opponent would win by a VCF
         if it had the move, only the moves that break it (and our own fours) remain. Returns the
         moves and whether such a threat narrowed them (see rj_filter_threats in renju.h)."""

@@ -170,15 +170,6 @@ static void finish_line(struct search *s, int ply)
     }
 }
 
-static int to_xy_list(const rj_list *l, int16_t *xs, int16_t *ys)
-{
-    for (int i = 0; i < l->n; i++) {
-        xs[i] = (int16_t)rj_pos_x(l->pos[i]);
-        ys[i] = (int16_t)rj_pos_y(l->pos[i]);
-    }
-    return l->n;
-}
-
 /* ---- VCF ------------------------------------------------------------------------------- */
 
 /* Side to move attacks with fours only; `depth` counts its remaining moves. */
@@ -508,11 +499,12 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
     const int c = b->to_move, o = 3 - c;
     /* Nothing to narrow: a game over, our own five, o's four (the list is its blocks already), or
      * no four point for o (a VCF starts with a four). */
-    int quick = b->result != RJ_ONGOING || l.n <= 1 || rj_set_size(b, c, RJ_SET_FIVE) || rj_set_size(b, o, RJ_SET_FIVE) ||
-                (!rj_set_size(b, o, RJ_SET_FOUR) && !rj_set_size(b, o, RJ_SET_LIVE4));
+    int quick = b->result != RJ_ONGOING || l.n <= 1 || rj_set_count(b, c, RJ_SET_FIVE, 1) ||
+                rj_set_count(b, o, RJ_SET_FIVE, 1) ||
+                (!rj_set_count(b, o, RJ_SET_FOUR, 1) && !rj_set_count(b, o, RJ_SET_LIVE4, 1));
     struct search *s = quick ? NULL : start_search(p, b, max_nodes, 0, 0);
     if (quick || !has_vcf(s, o, vcf_depth, 0))
-        return to_xy_list(&l, xs, ys);
+        return rj_list_xy(&l, xs, ys);
     /* o would win by fours if it had the move. A move can break that line only near it: within
      * 5 of one of its points on a line through that point. Not so for Renju black: a stone far
      * away can make one of its blocks a foul (the line then ends on some other point). */
@@ -534,9 +526,9 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
             keep.pos[keep.n++] = (int16_t)m;
     }
     if (keep.n == 0) /* every move loses to a VCF: leave the proof to the search */
-        return to_xy_list(&l, xs, ys);
+        return rj_list_xy(&l, xs, ys);
     *threatened = 1;
-    return to_xy_list(&keep, xs, ys);
+    return rj_list_xy(&keep, xs, ys);
 }
 
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,

@@ -165,7 +165,7 @@ void rj_filter(rj_board *b, int radius, rj_list *out)
             push(out, seen, q);
 }
 
-static int to_xy(const rj_list *l, int16_t *xs, int16_t *ys)
+int rj_list_xy(const rj_list *l, int16_t *xs, int16_t *ys)
 {
     for (int i = 0; i < l->n; i++) {
         xs[i] = (int16_t)rj_pos_x(l->pos[i]);
@@ -178,7 +178,7 @@ int rj_defence_set(rj_board *b, int16_t *xs, int16_t *ys)
 {
     rj_list d;
     rj_defence(b, &d);
-    return to_xy(&d, xs, ys);
+    return rj_list_xy(&d, xs, ys);
 }
 
 int rj_attack_set(rj_board *b, int16_t *xs, int16_t *ys, int *pure)
@@ -186,14 +186,14 @@ int rj_attack_set(rj_board *b, int16_t *xs, int16_t *ys, int *pure)
     rj_list d, a;
     rj_defence(b, &d);
     rj_attack(b, &d, &a, pure);
-    return to_xy(&a, xs, ys);
+    return rj_list_xy(&a, xs, ys);
 }
 
 int rj_unified_set(rj_board *b, int16_t *xs, int16_t *ys)
 {
     rj_list m;
     rj_unified(b, &m);
-    return to_xy(&m, xs, ys);
+    return rj_list_xy(&m, xs, ys);
 }
 
 int rj_threat(rj_board *b, int color)
@@ -205,5 +205,5 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys)
 {
     rj_list l;
     rj_filter(b, radius, &l);
-    return to_xy(&l, xs, ys);
+    return rj_list_xy(&l, xs, ys);
 }

@@ -35,5 +35,7 @@ void rj_unified(rj_board *b, rj_list *out);
  * threatens; else every playable point within `radius` (Chebyshev) of a stone (the centre on an
  * empty board). */
 void rj_filter(rj_board *b, int radius, rj_list *out);
+/* Writes a list's points as x, y coordinates; returns how many. */
+int rj_list_xy(const rj_list *l, int16_t *xs, int16_t *ys);
 
 #endif
