@@ -318,10 +318,15 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     }
     uint64_t key = b->hash ^ KEY_UTSS ^ (uint64_t)(s->threat_depth + 2) * 0x9E3779B97F4A7C15ull;
     struct tt_entry *e = tt_slot(s, key);
-    if (e->key == key && (e->value == RJ_PROOF_WIN || e->value == RJ_PROOF_LOSS || e->depth >= depth)) {
-        if (e->value == RJ_PROOF_WIN && e->move >= 0)
-            pv_set(s, ply, e->move, 0);
-        return e->value;
+    int hint = -1; /* the move that decided this node in a shallower search: tried first */
+    if (e->key == key) {
+        if (e->value == RJ_PROOF_WIN || e->value == RJ_PROOF_LOSS ||
+            (e->value != RJ_PROOF_UNKNOWN && e->depth >= depth)) {
+            if (e->value == RJ_PROOF_WIN && e->move >= 0)
+                pv_set(s, ply, e->move, 0);
+            return e->value;
+        }
+        hint = e->move;
     }
     rj_list moves;
     uint8_t fukumi[RJ_MAX_LIST];
@@ -386,7 +391,17 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     int best = level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* unthreatened: a quiet move is always there */
     if (best >= beta)
         return best;
-    int uncertain = 0, best_move = -1, cut = 0, skipped = 0;
+    int uncertain = 0, best_move = -1, cut = 0, skipped = 0, held = -1, first_open = -1;
+    for (int i = 1; hint >= 0 && i < moves.n; i++)
+        if (moves.pos[i] == hint) { /* move it to the front, fukumi flag with it */
+            int16_t m0 = moves.pos[0];
+            uint8_t f0 = fukumi[0];
+            moves.pos[0] = moves.pos[i];
+            fukumi[0] = fukumi[i];
+            moves.pos[i] = m0;
+            fukumi[i] = f0;
+            break;
+        }
     for (int i = 0; i < moves.n; i++) {
         int m = moves.pos[i];
         if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m)) {
@@ -399,7 +414,15 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         if (s->aborted)
             return RJ_PROOF_UNKNOWN;
         if (v == RJ_PROOF_UNKNOWN) {
+            if (!uncertain)
+                first_open = m;
             uncertain = 1;
+            if (beta <= RJ_PROOF_DRAW) {
+                /* The parent only asks whether this node is lost, and this move holds as far as
+                 * this depth sees: no loss is proven here. */
+                held = m;
+                break;
+            }
         } else if (v > best || (v == best && best_move < 0)) { /* a lost node shows its first defence */
             best = v;
             best_move = m;
@@ -412,10 +435,22 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     }
     if (cut)
         return best;
+    if (held >= 0) { /* remember the holding move for the next, deeper iteration */
+        e->key = key;
+        e->value = RJ_PROOF_UNKNOWN;
+        e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+        e->move = (int16_t)held;
+        return RJ_PROOF_UNKNOWN;
+    }
     if (skipped && best == RJ_PROOF_LOSS)
         best = RJ_PROOF_DRAW; /* a defence the fours-only search did not play may hold: no loss is proven */
     int value = best == RJ_PROOF_WIN ? RJ_PROOF_WIN : uncertain ? RJ_PROOF_UNKNOWN : best;
-    if (value != RJ_PROOF_UNKNOWN) {
+    if (value == RJ_PROOF_UNKNOWN) {
+        e->key = key;
+        e->value = RJ_PROOF_UNKNOWN;
+        e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+        e->move = (int16_t)first_open;
+    } else {
         e->key = key;
         e->value = (int8_t)value;
         e->depth = (uint8_t)(depth > 255 ? 255 : depth);
