@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from engine.board import _POINTS, Board, Move
 from engine.native import BoardError, check, ffi, lib
 
-KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS}
+# "utss" settles wins and losses and may answer "unknown" for a quiet position; "utss-exact" searches
+# on to tell "draw" (no threat wins for either side) from "unknown", at some cost.
+KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT}
 RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
            lib.RJ_PROOF_UNKNOWN: "unknown"}
 DEFAULT_TT_BITS = 18  # 4 MB
@@ -54,7 +56,7 @@ class Prover:
         attack may threaten — a three threatens one, 0 means fours only, None the default (3).
         Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
-            raise BoardError(f"unknown proof kind {kind!r}: choose vcf or utss")
+            raise BoardError(f"unknown proof kind {kind!r}: choose {', '.join(KINDS)}")
         if max_depth is None:
             max_depth = 60 if kind == "vcf" else 9
         out = self._out

@@ -149,6 +149,42 @@ def test_utss_proves_a_loss():
 def test_quiet_position_is_a_draw_for_utss():
     board = Board.from_moves([(7, 7), (8, 8)])
     assert solve(board, "utss", max_depth=5).result in ("draw", "unknown")
+    assert solve(board, "utss-exact", max_depth=5).result == "draw"
+
+
+def _settled_positions(rng: random.Random, rule: Rule, count: int) -> list[Board]:
+    """Random positions where threats are on the board: games played on until one side has a
+    three or a four, half of them with the other side to move."""
+    out = []
+    while len(out) < count:
+        board = random_game(rng, rule, rng.randint(12, 50), radius=1)
+        if not board.game_over and (board.threat(Color.BLACK) or board.threat(Color.WHITE)
+                                    or board.stone_count >= 30):
+            out.append(board)
+    return out
+
+
+@pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
+def test_utss_settles_the_same_wins_and_losses_as_the_exact_search(rule):
+    """The fast UTSS stops a node at its first holding move where only "is it lost?" matters; it
+    must prove exactly the wins and losses that the exact search (which tells draws from
+    unknowns) proves, with lines that replay, and differ only by answering unknown for a draw."""
+    rng = random.Random(11 + int(rule))
+    decided = 0
+    fast_nodes = exact_nodes = 0
+    for board in _settled_positions(rng, rule, 120):
+        fast = Prover(tt_bits=16).solve(board, "utss", max_depth=5, threat_depth=2)
+        exact = Prover(tt_bits=16).solve(board, "utss-exact", max_depth=5, threat_depth=2)
+        assert not fast.aborted and not exact.aborted
+        assert fast.result == exact.result or (exact.result, fast.result) == ("draw", "unknown"), board
+        if fast.result in ("win", "loss"):
+            decided += 1
+            winner = board.to_move if fast.result == "win" else board.to_move.opponent
+            replay_wins(board, fast.line, winner)
+        fast_nodes += fast.nodes
+        exact_nodes += exact.nodes
+    assert decided >= 10
+    assert fast_nodes < exact_nodes  # the point of the cut
 
 
 def test_game_over_and_bad_kind_are_errors():

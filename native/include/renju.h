@@ -180,7 +180,10 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
 /* ---- threat-space prover (prover.c) ---- */
 
 #define RJ_MAX_LINE_PLIES 256
-enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1 };
+/* RJ_PROVE_UTSS settles wins and losses; a node whose parent only asks whether it is lost stops
+ * at its first move that holds within the depth, so a quiet position may come back unknown.
+ * RJ_PROVE_UTSS_EXACT searches on to tell draws (no threat wins for either side) from unknowns. */
+enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2 };
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
 

@@ -37,6 +37,7 @@ struct search {
     double deadline_ns;
     int aborted;
     int threat_depth; /* longest VCF a quiet attack may threaten (a three threatens one four) */
+    int exact;        /* tell draws from unknowns: no stop at a node's first holding move */
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];
 };
@@ -287,6 +288,47 @@ static int builds_two_lines(const rj_board *b, int color, int pos)
 }
 
 
+/* Does c's stone at pos make more than a single three or four (a straight or double four, a
+ * five, or threats on two lines)? */
+static int two_threats(const rj_board *b, int color, int pos)
+{
+    int lines = 0;
+    for (int d = 0; d < 4; d++) {
+        int t = rj_pat(b, pos, d, color);
+        if (t == RJ_PT_LIVE3 || t == RJ_PT_DEAD4)
+            lines++;
+        else if (t >= RJ_PT_LIVE4 || t == RJ_PT_FORBID)
+            return 1;
+    }
+    return lines >= 2;
+}
+
+/* Does colour c have a legal point in the set? */
+static int any_legal(rj_board *b, int color, int set)
+{
+    RJ_FOR_SET(b, color, set, pos, if (rj_legal_for(b, color, pos)) return 1);
+    return 0;
+}
+
+/* A node with no plies left, for the side to move c facing threat `level` (0-2, its own five
+ * and a lost block already ruled out): lost when threatened with no answer, a draw with no
+ * attack, else unknown. Equal to generating M(c) and asking whether it is empty, but stops at
+ * the first answer it finds: most nodes of a search are such leaves. */
+static int leaf_value(rj_board *b, int level)
+{
+    const int c = b->to_move;
+    if (level == 2) /* the single five point to block is legal */
+        return RJ_PROOF_UNKNOWN;
+    if (any_legal(b, c, RJ_SET_LIVE4) || any_legal(b, c, RJ_SET_FOUR) ||
+        (level == 0 && any_legal(b, c, RJ_SET_THREE)))
+        return RJ_PROOF_UNKNOWN;
+    if (level == 0)
+        return RJ_PROOF_DRAW;
+    rj_list d;
+    rj_defence(b, &d);
+    return d.n ? RJ_PROOF_UNKNOWN : RJ_PROOF_LOSS;
+}
+
 static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
 
 /* `threatened`: the opponent's last move threatens a VCF (it was a quiet fukumi move).
@@ -328,6 +370,8 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         }
         hint = e->move;
     }
+    if (depth <= 0)
+        return leaf_value(b, level);
     rj_list moves;
     uint8_t fukumi[RJ_MAX_LIST];
     memset(fukumi, 0, sizeof fukumi);
@@ -337,20 +381,19 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         int16_t line[RJ_MAX_LINE_PLIES];
         int n = s->pv_len[ply + 1];
         memcpy(line, s->pv[ply + 1], (size_t)n * sizeof line[0]);
-        uint8_t seen[RJ_CELLS];
-        memset(seen, 0, sizeof seen);
+        rj_points seen = {{0}};
         moves.n = 0;
         RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
-            if (!seen[pos] && rj_legal_for(b, c, pos) && moves.n < RJ_MAX_LIST) {
-                seen[pos] = 1;
+            if (!rj_points_has(&seen, pos) && rj_legal_for(b, c, pos) && moves.n < RJ_MAX_LIST) {
+                rj_points_add(&seen, pos);
                 moves.pos[moves.n++] = (int16_t)pos;
             }
         });
         for (int i = 0; i < n && !s->aborted; i++) {
             int q = line[i];
-            if (seen[q] || !rj_legal_for(b, c, q))
+            if (rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
                 continue;
-            seen[q] = 1;
+            rj_points_add(&seen, q);
             probe(b, q);
             int still = has_vcf(s, o, vdepth, ply + 1);
             unprobe(b, q);
@@ -364,13 +407,12 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         rj_unified(b, &moves);
         if (level == 0 && depth >= FUKUMI_MIN_DEPTH && ply % 2 == 0 && s->threat_depth > 0) {
             /* fukumi, for the proving side only: quiet moves after which it would have a VCF */
-            uint8_t seen[RJ_CELLS];
-            memset(seen, 0, sizeof seen);
+            rj_points seen = {{0}};
             for (int i = 0; i < moves.n; i++)
-                seen[moves.pos[i]] = 1;
+                rj_points_add(&seen, moves.pos[i]);
             int vd = (depth - 1) / 2 < s->threat_depth ? (depth - 1) / 2 : s->threat_depth;
             for (int q = 0; q < RJ_CELLS && moves.n < RJ_MAX_LIST && !s->aborted; q++) {
-                if (seen[q] || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
+                if (rj_points_has(&seen, q) || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
                     continue;
                 rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
                 int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
@@ -392,6 +434,12 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     if (best >= beta)
         return best;
     int uncertain = 0, best_move = -1, cut = 0, skipped = 0, held = -1, first_open = -1;
+    /* One ply left: a move wins only if the reply position is lost at once, and a move that
+     * makes a single three or four (with no open three of ours on the board already) leaves a
+     * reply — a block the opponent can play, unless it is Renju black, whose blocks can be
+     * fouls. Such moves count as unknown without being probed; most leaves are theirs. */
+    const int last_ply = depth == 1 && !s->exact && level <= 1 && (b->rule != RJ_RENJU || c == RJ_BLACK) &&
+                         !rj_set_count(b, c, RJ_SET_LIVE4, 1);
     for (int i = 1; hint >= 0 && i < moves.n; i++)
         if (moves.pos[i] == hint) { /* move it to the front, fukumi flag with it */
             int16_t m0 = moves.pos[0];
@@ -408,16 +456,19 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
             skipped = 1; /* threat depth 0: fours only */
             continue;
         }
-        probe(b, m);
-        int v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
-        unprobe(b, m);
-        if (s->aborted)
-            return RJ_PROOF_UNKNOWN;
+        int v = RJ_PROOF_UNKNOWN;
+        if (!last_ply || two_threats(b, c, m)) {
+            probe(b, m);
+            v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
+            unprobe(b, m);
+            if (s->aborted)
+                return RJ_PROOF_UNKNOWN;
+        }
         if (v == RJ_PROOF_UNKNOWN) {
             if (!uncertain)
                 first_open = m;
             uncertain = 1;
-            if (beta <= RJ_PROOF_DRAW) {
+            if (beta <= RJ_PROOF_DRAW && !s->exact) {
                 /* The parent only asks whether this node is lost, and this move holds as far as
                  * this depth sees: no loss is proven here. */
                 held = m;
@@ -520,6 +571,7 @@ static struct search *start_search(rj_prover *p, rj_board *b, int64_t max_nodes,
     s->deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0;
     s->aborted = 0;
     s->threat_depth = RJ_DEFAULT_THREAT_DEPTH;
+    s->exact = 0;
     return s;
 }
 
@@ -573,11 +625,14 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     out->value = RJ_PROOF_UNKNOWN;
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
-    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS)
+    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT)
         return RJ_E_BADKIND;
     const double t0 = rj_now_ns();
     struct search *s = start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
+    s->exact = kind == RJ_PROVE_UTSS_EXACT;
+    if (kind == RJ_PROVE_UTSS_EXACT)
+        kind = RJ_PROVE_UTSS;
     if (max_depth < 1)
         max_depth = 1;
     int value = RJ_PROOF_UNKNOWN, reached = 0;

@@ -31,10 +31,10 @@ int rj_threat_of(rj_board *b, int color)
     return playable_live4(b, color) ? 1 : 0;
 }
 
-static void push(rj_list *l, uint8_t *seen, int pos)
+static void push(rj_list *l, rj_points *seen, int pos)
 {
-    if (!seen[pos] && l->n < RJ_MAX_LIST) {
-        seen[pos] = 1;
+    if (!rj_points_has(seen, pos) && l->n < RJ_MAX_LIST) {
+        rj_points_add(seen, pos);
         l->pos[l->n++] = (int16_t)pos;
     }
 }
@@ -42,12 +42,11 @@ static void push(rj_list *l, uint8_t *seen, int pos)
 void rj_defence(rj_board *b, rj_list *out)
 {
     const int c = b->to_move, o = 3 - c;
-    uint8_t seen[RJ_CELLS];
-    memset(seen, 0, sizeof seen);
+    rj_points seen = {{0}};
     out->n = 0;
     int level = rj_threat_of(b, o);
     if (level >= 2) { /* o has a four: only its five points can be blocked */
-        RJ_FOR_SET(b, o, RJ_SET_FIVE, pos, if (rj_legal_for(b, c, pos)) push(out, seen, pos));
+        RJ_FOR_SET(b, o, RJ_SET_FIVE, pos, if (rj_legal_for(b, c, pos)) push(out, &seen, pos));
         return;
     }
     if (level == 0)
@@ -55,13 +54,10 @@ void rj_defence(rj_board *b, rj_list *out)
     /* o has live threes. A point q defends a line d holding o's playable straight-four points
      * when, with c's stone on q, none of them is a straight-four point any more: read from the
      * line keys, without playing q. Defences lie within 4 of those points on that line. */
-    uint8_t live[RJ_CELLS];
-    memset(live, 0, sizeof live);
-    RJ_FOR_SET(b, o, RJ_SET_LIVE4, p, live[p] = (uint8_t)rj_legal_for(b, o, p));
-    uint8_t tried[4][RJ_CELLS];
-    memset(tried, 0, sizeof tried);
+    rj_points live = {{0}}, tried[4] = {{{0}}};
+    RJ_FOR_SET(b, o, RJ_SET_LIVE4, p, if (rj_legal_for(b, o, p)) rj_points_add(&live, p));
     RJ_FOR_SET(b, o, RJ_SET_LIVE4, p, {
-        if (!live[p])
+        if (!rj_points_has(&live, p))
             continue;
         for (int d = 0; d < 4; d++) {
             int t = rj_pat(b, p, d, o);
@@ -70,16 +66,16 @@ void rj_defence(rj_board *b, rj_list *out)
             const int D = RJ_DIR[d];
             for (int k = -4; k <= 4; k++) {
                 int q = p + k * D;
-                if (b->cell[q] != RJ_EMPTY || tried[d][q])
+                if (b->cell[q] != RJ_EMPTY || rj_points_has(&tried[d], q))
                     continue;
-                tried[d][q] = 1;
+                rj_points_add(&tried[d], q);
                 /* every straight-four point of o on this line within 5 of q must go */
                 int defends = 1;
                 for (int j = -5; j <= 5 && defends; j++) {
                     int r = q + j * D;
                     if (b->cell[r] == RJ_WALL)
                         continue;
-                    if (j == 0 || b->cell[r] != RJ_EMPTY || !live[r])
+                    if (j == 0 || b->cell[r] != RJ_EMPTY || !rj_points_has(&live, r))
                         continue;
                     int tr = rj_pat(b, r, d, o);
                     if (tr != RJ_PT_LIVE4 && tr != RJ_PT_FORBID)
@@ -89,7 +85,7 @@ void rj_defence(rj_board *b, rj_list *out)
                     defends = after != RJ_PT_LIVE4 && after != RJ_PT_FORBID;
                 }
                 if (defends && rj_legal_for(b, c, q))
-                    push(out, seen, q);
+                    push(out, &seen, q);
             }
         }
     });
@@ -98,22 +94,21 @@ void rj_defence(rj_board *b, rj_list *out)
 void rj_attack(rj_board *b, const rj_list *defence, rj_list *out, int *attack_pure)
 {
     const int c = b->to_move, o = 3 - c;
-    uint8_t seen[RJ_CELLS];
-    memset(seen, 0, sizeof seen);
+    rj_points seen = {{0}};
     out->n = 0;
     int level = rj_threat_of(b, o);
     if (level <= 1) { /* pure attacks: straight fours, fours, then (unthreatened) threes */
-        RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push(out, seen, pos));
-        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) push(out, seen, pos));
+        RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push(out, &seen, pos));
+        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) push(out, &seen, pos));
         if (level == 0)
-            RJ_FOR_SET(b, c, RJ_SET_THREE, pos, if (rj_legal_for(b, c, pos)) push(out, seen, pos));
+            RJ_FOR_SET(b, c, RJ_SET_THREE, pos, if (rj_legal_for(b, c, pos)) push(out, &seen, pos));
     }
     if (attack_pure)
         *attack_pure = out->n;
     for (int i = 0; i < defence->n; i++) { /* defences that also threaten */
         int q = defence->pos[i];
         if (b->sum[q] >> (c == RJ_BLACK ? 0 : 4) & 0xF)
-            push(out, seen, q);
+            push(out, &seen, q);
     }
 }
 
@@ -122,22 +117,20 @@ void rj_unified(rj_board *b, rj_list *out)
     rj_list d, a;
     rj_defence(b, &d);
     rj_attack(b, &d, &a, NULL);
-    uint8_t seen[RJ_CELLS];
-    memset(seen, 0, sizeof seen);
+    rj_points seen = {{0}};
     out->n = 0;
     for (int i = 0; i < a.n; i++)
-        push(out, seen, a.pos[i]);
+        push(out, &seen, a.pos[i]);
     for (int i = 0; i < d.n; i++)
-        push(out, seen, d.pos[i]);
+        push(out, &seen, d.pos[i]);
 }
 
 void rj_filter(rj_board *b, int radius, rj_list *out)
 {
     const int c = b->to_move, o = 3 - c, n = b->size;
-    uint8_t seen[RJ_CELLS];
-    memset(seen, 0, sizeof seen);
+    rj_points seen = {{0}};
     out->n = 0;
-    RJ_FOR_SET(b, c, RJ_SET_FIVE, pos, push(out, seen, pos)); /* a five is never a foul */
+    RJ_FOR_SET(b, c, RJ_SET_FIVE, pos, push(out, &seen, pos)); /* a five is never a foul */
     if (out->n)
         return;
     if (rj_threat_of(b, o) >= 1) {
@@ -162,7 +155,7 @@ void rj_filter(rj_board *b, int radius, rj_list *out)
         }
     for (int q = 0; q < RJ_CELLS; q++)
         if (near[q] && rj_legal_for(b, c, q))
-            push(out, seen, q);
+            push(out, &seen, q);
 }
 
 int rj_list_xy(const rj_list *l, int16_t *xs, int16_t *ys)

@@ -21,6 +21,14 @@ typedef struct {
     int16_t pos[RJ_MAX_LIST];
 } rj_list;
 
+/* A set of points as a bitmap: the per-node "seen" marks cost 128 bytes to clear, not 1 KB. */
+typedef struct {
+    uint64_t w[RJ_CELLS / 64];
+} rj_points;
+
+static inline int rj_points_has(const rj_points *s, int pos) { return (int)(s->w[pos >> 6] >> (pos & 63)) & 1; }
+static inline void rj_points_add(rj_points *s, int pos) { s->w[pos >> 6] |= 1ull << (pos & 63); }
+
 /* May colour c play the empty pos (not a foul for Renju black)? */
 int rj_legal_for(rj_board *b, int color, int pos);
 /* The threat colour c poses to its opponent now: 3 two or more five points, 2 one five point,
