@@ -2,6 +2,7 @@
 docs/benchmarks.md; `collect` gathers the VCF test set from self-play.
 
     python -m engine.bench_prover collect [--count 240] [--out tests/data/vcf_positions.jsonl]
+    python -m engine.bench_prover collect-utss [--games 12] [--out tests/data/utss_calls.jsonl]
     python -m engine.bench_prover [--write docs/benchmarks.md]
 
 Nodes are positions visited: every probe move of either side."""
@@ -11,6 +12,7 @@ import argparse
 import json
 import random
 import statistics
+import time
 from pathlib import Path
 
 from engine.bench import section, write
@@ -21,6 +23,7 @@ from engine.prover import Prover
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
+UTSS_CALLS = ROOT / "tests" / "data" / "utss_calls.jsonl"
 START, END = "<!-- bench:prover:start -->", "<!-- bench:prover:end -->"
 
 
@@ -60,6 +63,79 @@ def collect(count: int, out: Path, seed: int = 2026) -> None:
                        "prover found with a 2 s budget.", "games": games, "seed": seed}
     out.write_text(json.dumps(header) + "\n" + "".join(json.dumps(r) + "\n" for r in records[:count]))
     print(f"{min(count, len(records))} positions from {games} games written to {out}")
+
+
+class RecordingProver(Prover):
+    """A prover that notes every UTSS call the search makes (position and budgets)."""
+
+    def __init__(self, calls: list[dict], tt_bits: int) -> None:
+        super().__init__(tt_bits)
+        self.calls = calls
+
+    def solve(self, board, kind="vcf", max_depth=None, budget_nodes=0, budget_ms=0.0, threat_depth=None):
+        if kind == "utss":
+            self.calls.append({"moves": ",".join(format_point(m) for m in board.moves), "max_depth": max_depth,
+                               "budget_nodes": budget_nodes, "budget_ms": round(budget_ms, 1)})
+        return super().solve(board, kind, max_depth, budget_nodes, budget_ms, threat_depth)
+
+
+def call_class(call: dict) -> str:
+    """Which of the search's kinds of UTSS call this is: a tree node's (by depth) or a check."""
+    return "check of the leading move" if call["budget_ms"] else f"tree node, {call['max_depth']} plies"
+
+
+def collect_utss(games: int, out: Path, seed: int = 7, per_class: dict | None = None) -> None:
+    """The UTSS calls of the search (shipped model, 0.5 s a move) in games against alphabeta
+    (0.2 s) from the renju26 openings, and a seeded sample of them per call class."""
+    from engine.baselines import AlphaBetaPlayer
+    from engine.match.openings import renju26
+    from engine.search.player import MCTSPlayer
+
+    rng = random.Random(seed)
+    openings, calls = renju26(), []
+    for g in range(games):
+        board = Board.from_moves(openings[rng.randrange(len(openings))])
+        mcts, ab = MCTSPlayer(), AlphaBetaPlayer()
+        mcts.mcts.prover = RecordingProver(calls, tt_bits=16)
+        ours = board.to_move if g % 2 == 0 else board.to_move.opponent
+        while not board.game_over and board.stone_count < 120:
+            now = time.monotonic()
+            player, seconds = (mcts, 0.5) if board.to_move == ours else (ab, 0.2)
+            board.play(*player.choose(board, Limits(deadline=now + seconds, optimum=seconds)))
+    per_class = per_class or {"tree node, 5 plies": 800, "tree node, 9 plies": 200, "check of the leading move": 60}
+    sample = []
+    for name, n in per_class.items():
+        group = [c for c in calls if call_class(c) == name]
+        sample += rng.sample(group, min(n, len(group)))
+    header = {"about": "UTSS calls of the search (shipped model, 0.5 s a move) in games against alphabeta "
+                       "(0.2 s) from renju26 openings, sampled per kind of call (engine.bench_prover collect-utss)",
+              "games": games, "calls": len(calls), "seed": seed}
+    out.write_text(json.dumps(header) + "\n" + "".join(json.dumps(c) + "\n" for c in sample))
+    print(f"{len(sample)} of {len(calls)} calls from {games} games written to {out}")
+
+
+def utss_rows() -> list[tuple[str, str, str]]:
+    """Replays the search's UTSS calls with their budgets: the fast kind the search uses beside
+    the exact kind (no stop at a node's first holding move, no unprobed last-ply moves)."""
+    calls = load(UTSS_CALLS)
+    rows = []
+    for name in dict.fromkeys(call_class(c) for c in calls):
+        group = [c for c in calls if call_class(c) == name]
+        cells = []
+        for kind in ("utss", "utss-exact"):
+            prover, proven, ms, nodes = Prover(tt_bits=16), 0, 0.0, 0
+            for c in group:
+                prover.clear()
+                p = prover.solve(Board.from_moves(parse_points(c["moves"])), kind, c["max_depth"],
+                                 c["budget_nodes"], c["budget_ms"])
+                proven += p.result in ("win", "loss")
+                ms += p.ms
+                nodes += p.nodes
+            cells.append((proven, ms, nodes))
+        (fp, fms, fn), (ep, ems, en) = cells
+        rows.append((f"UTSS, {name} ({len(group)} calls): proven / ms in all / nodes, utss vs utss-exact",
+                     f"{fp} / {fms:.0f} / {fn} vs {ep} / {ems:.0f} / {en}", ""))
+    return rows
 
 
 def load(path: Path = DATASET) -> list[dict]:
@@ -108,7 +184,7 @@ def run() -> list[tuple[str, str, str]]:
             p = Prover().solve(b, "utss", max_depth=2 * check["max_depth"] - 1, threat_depth=check["vct_threat_limit"])
         rows.append((f"puzzle {rec['id'].split(':')[1]} ({check['kind'].upper()}, depth {check['max_depth']})",
                      f"{p.result}, {p.ms:.1f} ms, {p.nodes} nodes", ""))
-    return rows
+    return rows + utss_rows()
 
 
 def render(rows, command: str) -> str:
@@ -119,13 +195,17 @@ def render(rows, command: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", nargs="?", choices=["run", "collect"], default="run")
+    ap.add_argument("command", nargs="?", choices=["run", "collect", "collect-utss"], default="run")
     ap.add_argument("--count", type=int, default=240)
-    ap.add_argument("--out", type=Path, default=DATASET)
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--out", type=Path)
     ap.add_argument("--write", type=Path)
     args = ap.parse_args(argv)
     if args.command == "collect":
-        collect(args.count, args.out)
+        collect(args.count, args.out or DATASET)
+        return 0
+    if args.command == "collect-utss":
+        collect_utss(args.games, args.out or UTSS_CALLS)
         return 0
     rows = run()
     width = max(len(r[0]) for r in rows)

@@ -53,6 +53,9 @@ class MCTSConfig:
     # move, a node expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
     threat_nodes: int = 3000  # prover nodes per expansion for that check
+    # The prover's transposition table: 2^bits entries of 16 bytes (20: 16 MB). The checks of the
+    # leading move search 10^5-10^6 nodes; a 2^16 table made them ~40% slower (docs/strength.md).
+    prover_tt_bits: int = 20
     # Beyond the UTSS plies, a VCF of up to this many prover nodes for the side to move at each
     # new leaf (0: none): the net's value is least reliable where a forced win is on the board.
     leaf_vcf_nodes: int = 0
@@ -129,7 +132,7 @@ class MCTS:
         self.ev = evaluator
         self.cfg = config or MCTSConfig()
         self.rng = np.random.default_rng(seed)
-        self.prover = Prover(tt_bits=16)
+        self.prover = Prover(tt_bits=self.cfg.prover_tt_bits)
         self.root: Node | None = None
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it

@@ -329,6 +329,30 @@ static int leaf_value(rj_board *b, int level)
     return d.n ? RJ_PROOF_UNKNOWN : RJ_PROOF_LOSS;
 }
 
+/* Appends to `moves` the fukumi moves of the side to move c: quiet points (building on two
+ * lines, not already listed) after which c, moving again, has a VCF of at most `(depth - 1) / 2`
+ * fours (and the threat depth), and flags them. */
+static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves, uint8_t *fukumi)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move;
+    rj_points seen = {{0}};
+    for (int i = 0; i < moves->n; i++)
+        rj_points_add(&seen, moves->pos[i]);
+    int vd = (depth - 1) / 2 < s->threat_depth ? (depth - 1) / 2 : s->threat_depth;
+    for (int q = 0; q < RJ_CELLS && moves->n < RJ_MAX_LIST && !s->aborted; q++) {
+        if (rj_points_has(&seen, q) || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
+            continue;
+        rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
+        int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
+        rj_set_stone(b, q, RJ_EMPTY);
+        if (threat) {
+            fukumi[moves->n] = 1;
+            moves->pos[moves->n++] = (int16_t)q;
+        }
+    }
+}
+
 static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
 
 /* `threatened`: the opponent's last move threatens a VCF (it was a quiet fukumi move).
@@ -375,7 +399,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     rj_list moves;
     uint8_t fukumi[RJ_MAX_LIST];
     memset(fukumi, 0, sizeof fukumi);
-    int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth;
+    int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth, want_fukumi = 0;
     if (level == 0 && threatened && has_vcf(s, o, vdepth, ply + 1)) {
         /* o threatens a VCF: answers are the points of its line that break it, and our fours */
         int16_t line[RJ_MAX_LINE_PLIES];
@@ -405,28 +429,10 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         level = 1; /* threatened: a quiet move loses */
     } else {
         rj_unified(b, &moves);
-        if (level == 0 && depth >= FUKUMI_MIN_DEPTH && ply % 2 == 0 && s->threat_depth > 0) {
-            /* fukumi, for the proving side only: quiet moves after which it would have a VCF */
-            rj_points seen = {{0}};
-            for (int i = 0; i < moves.n; i++)
-                rj_points_add(&seen, moves.pos[i]);
-            int vd = (depth - 1) / 2 < s->threat_depth ? (depth - 1) / 2 : s->threat_depth;
-            for (int q = 0; q < RJ_CELLS && moves.n < RJ_MAX_LIST && !s->aborted; q++) {
-                if (rj_points_has(&seen, q) || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
-                    continue;
-                rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
-                int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
-                rj_set_stone(b, q, RJ_EMPTY);
-                if (threat) {
-                    fukumi[moves.n] = 1;
-                    moves.pos[moves.n++] = (int16_t)q;
-                }
-            }
-            if (s->aborted)
-                return RJ_PROOF_UNKNOWN;
-        }
+        /* fukumi, for the proving side only, once its threats have not won (see add_fukumi) */
+        want_fukumi = level == 0 && depth >= FUKUMI_MIN_DEPTH && ply % 2 == 0 && s->threat_depth > 0;
     }
-    if (moves.n == 0)
+    if (moves.n == 0 && !want_fukumi)
         return level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* threatened with no answer, or quiet */
     if (depth <= 0)
         return RJ_PROOF_UNKNOWN;
@@ -440,17 +446,25 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
      * fouls. Such moves count as unknown without being probed; most leaves are theirs. */
     const int last_ply = depth == 1 && !s->exact && level <= 1 && (b->rule != RJ_RENJU || c == RJ_BLACK) &&
                          !rj_set_count(b, c, RJ_SET_LIVE4, 1);
-    for (int i = 1; hint >= 0 && i < moves.n; i++)
-        if (moves.pos[i] == hint) { /* move it to the front, fukumi flag with it */
-            int16_t m0 = moves.pos[0];
-            uint8_t f0 = fukumi[0];
-            moves.pos[0] = moves.pos[i];
-            fukumi[0] = fukumi[i];
-            moves.pos[i] = m0;
-            fukumi[i] = f0;
+    /* Phase 0 searches the threat moves; phase 1 the fukumi moves, generated only when the
+     * threats neither won nor settled what the parent asks: on a proof's winning lines the
+     * generation (a VCF probe per candidate) is never paid. */
+    for (int phase = 0, start = 0; phase < 2; phase++) {
+    if (phase == 1) {
+        if (!want_fukumi)
+            break;
+        start = moves.n;
+        add_fukumi(s, depth, ply, &moves, fukumi);
+        if (s->aborted)
+            return RJ_PROOF_UNKNOWN;
+    }
+    for (int i = start + 1; hint >= 0 && i < moves.n; i++)
+        if (moves.pos[i] == hint) { /* move it to the front */
+            moves.pos[i] = moves.pos[start];
+            moves.pos[start] = (int16_t)hint;
             break;
         }
-    for (int i = 0; i < moves.n; i++) {
+    for (int i = start; i < moves.n; i++) {
         int m = moves.pos[i];
         if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m)) {
             skipped = 1; /* threat depth 0: fours only */
@@ -483,6 +497,9 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
             cut = best != RJ_PROOF_WIN; /* a bound, not the exact value */
             break;
         }
+    }
+    if (best >= beta || held >= 0)
+        break;
     }
     if (cut)
         return best;
