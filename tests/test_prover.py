@@ -187,6 +187,24 @@ def test_utss_settles_the_same_wins_and_losses_as_the_exact_search(rule):
     assert fast_nodes < exact_nodes  # the point of the cut
 
 
+def test_utss_agrees_with_the_exact_search_on_the_searchs_own_calls():
+    """Positions the search itself put to the prover in match games (tests/data/utss_calls.jsonl):
+    at 5 plies the fast UTSS proves exactly the wins and losses the exact search proves."""
+    from engine.bench_prover import UTSS_CALLS, load
+    from engine.coords import parse_points
+
+    calls = [c for c in load(UTSS_CALLS) if c["max_depth"] == 5][:150]
+    assert len(calls) == 150
+    decided = 0
+    for call in calls:
+        board = Board.from_moves(parse_points(call["moves"]))
+        fast = Prover(tt_bits=16).solve(board, "utss", max_depth=5)
+        exact = Prover(tt_bits=16).solve(board, "utss-exact", max_depth=5)
+        assert fast.result == exact.result or (exact.result, fast.result) == ("draw", "unknown"), call["moves"]
+        decided += fast.result in ("win", "loss")
+    assert decided >= 3
+
+
 def test_game_over_and_bad_kind_are_errors():
     from engine.native import BoardError, GameOver
 

@@ -41,7 +41,8 @@ class GameRecord:
 
 def mcts_config(cfg: SelfPlayConfig) -> MCTSConfig:
     return MCTSConfig(utss=cfg.utss, move_filter=cfg.move_filter, dirichlet_alpha=cfg.dirichlet_alpha,
-                      dirichlet_eps=cfg.dirichlet_eps, batch=4, verify_ms=0.0)
+                      dirichlet_eps=cfg.dirichlet_eps, batch=4, verify_ms=0.0,
+                      prover_tt_bits=16)  # no deep checks in self-play: a small table does
 
 
 def _opening(board: Board, plies: int, rng: np.random.Generator) -> None:

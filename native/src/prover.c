@@ -450,56 +450,56 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
      * threats neither won nor settled what the parent asks: on a proof's winning lines the
      * generation (a VCF probe per candidate) is never paid. */
     for (int phase = 0, start = 0; phase < 2; phase++) {
-    if (phase == 1) {
-        if (!want_fukumi)
-            break;
-        start = moves.n;
-        add_fukumi(s, depth, ply, &moves, fukumi);
-        if (s->aborted)
-            return RJ_PROOF_UNKNOWN;
-    }
-    for (int i = start + 1; hint >= 0 && i < moves.n; i++)
-        if (moves.pos[i] == hint) { /* move it to the front */
-            moves.pos[i] = moves.pos[start];
-            moves.pos[start] = (int16_t)hint;
-            break;
-        }
-    for (int i = start; i < moves.n; i++) {
-        int m = moves.pos[i];
-        if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m)) {
-            skipped = 1; /* threat depth 0: fours only */
-            continue;
-        }
-        int v = RJ_PROOF_UNKNOWN;
-        if (!last_ply || two_threats(b, c, m)) {
-            probe(b, m);
-            v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
-            unprobe(b, m);
+        if (phase == 1) {
+            if (!want_fukumi)
+                break;
+            start = moves.n;
+            add_fukumi(s, depth, ply, &moves, fukumi);
             if (s->aborted)
                 return RJ_PROOF_UNKNOWN;
         }
-        if (v == RJ_PROOF_UNKNOWN) {
-            if (!uncertain)
-                first_open = m;
-            uncertain = 1;
-            if (beta <= RJ_PROOF_DRAW && !s->exact) {
-                /* The parent only asks whether this node is lost, and this move holds as far as
-                 * this depth sees: no loss is proven here. */
-                held = m;
+        for (int i = start + 1; hint >= 0 && i < moves.n; i++)
+            if (moves.pos[i] == hint) { /* move it to the front */
+                moves.pos[i] = moves.pos[start];
+                moves.pos[start] = (int16_t)hint;
                 break;
             }
-        } else if (v > best || (v == best && best_move < 0)) { /* a lost node shows its first defence */
-            best = v;
-            best_move = m;
-            pv_set(s, ply, m, s->pv_len[ply + 1]);
+        for (int i = start; i < moves.n; i++) {
+            int m = moves.pos[i];
+            if (ply % 2 == 0 && s->threat_depth == 0 && !rj_in_set(b, c, RJ_SET_FOUR, m)) {
+                skipped = 1; /* threat depth 0: fours only */
+                continue;
+            }
+            int v = RJ_PROOF_UNKNOWN;
+            if (!last_ply || two_threats(b, c, m)) {
+                probe(b, m);
+                v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
+                unprobe(b, m);
+                if (s->aborted)
+                    return RJ_PROOF_UNKNOWN;
+            }
+            if (v == RJ_PROOF_UNKNOWN) {
+                if (!uncertain)
+                    first_open = m;
+                uncertain = 1;
+                if (beta <= RJ_PROOF_DRAW && !s->exact) {
+                    /* The parent only asks whether this node is lost, and this move holds as far as
+                     * this depth sees: no loss is proven here. */
+                    held = m;
+                    break;
+                }
+            } else if (v > best || (v == best && best_move < 0)) { /* a lost node shows its first defence */
+                best = v;
+                best_move = m;
+                pv_set(s, ply, m, s->pv_len[ply + 1]);
+            }
+            if (best >= beta) {
+                cut = best != RJ_PROOF_WIN; /* a bound, not the exact value */
+                break;
+            }
         }
-        if (best >= beta) {
-            cut = best != RJ_PROOF_WIN; /* a bound, not the exact value */
+        if (best >= beta || held >= 0)
             break;
-        }
-    }
-    if (best >= beta || held >= 0)
-        break;
     }
     if (cut)
         return best;
