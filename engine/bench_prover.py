@@ -190,7 +190,12 @@ def run() -> list[tuple[str, str, str]]:
 def render(rows, command: str) -> str:
     return section(START, END, "Threat-space prover (issue: VCF / UTSS and the move filter)", command, rows,
                    "Nodes are positions visited (each probe move of either side). Self-play positions: "
-                   "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`).")
+                   "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`). The UTSS rows "
+                   "replay the search's own calls with their budgets (tests/data/utss_calls.jsonl, "
+                   "`collect-utss`: 1,060 sampled from 18,985 calls in 12 games against alphabeta); "
+                   "`utss-exact` is the same search without the stop at a node's first holding move and "
+                   "without the unprobed last-ply moves, i.e. what `utss` did before the ninth session "
+                   "apart from the leaf and fukumi savings (docs/strength.md compares with the old code).")
 
 
 def main(argv: list[str] | None = None) -> int:
