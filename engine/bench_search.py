@@ -79,7 +79,7 @@ def render(rows, command: str) -> str:
                    "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
                    "cannot be overtaken, so playouts/s is computed over the time actually spent. \"C\" includes the "
                    "threat-space proofs: the root's VCF, UTSS at the tree's first plies and the deep check of the "
-                   "leading root move (up to 40% of the move's time, from half-way), which add no playouts. On a CPU "
+                   "leading root move (up to 60% of the move's time, from 30% of it), which add no playouts. On a CPU "
                    "the engine "
                    "plays the int8 twin of the newest net; its float source is measured in the same run for the "
                    "ratio, and without the hidden-VCF check of each expansion (\"plain filter\", "
