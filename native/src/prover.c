@@ -434,8 +434,6 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     }
     if (moves.n == 0 && !want_fukumi)
         return level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* threatened with no answer, or quiet */
-    if (depth <= 0)
-        return RJ_PROOF_UNKNOWN;
     int best = level >= 1 ? RJ_PROOF_LOSS : RJ_PROOF_DRAW; /* unthreatened: a quiet move is always there */
     if (best >= beta)
         return best;
