@@ -331,8 +331,8 @@ static int leaf_value(rj_board *b, int level)
 
 /* Appends to `moves` the fukumi moves of the side to move c: quiet points (building on two
  * lines, not already listed) after which c, moving again, has a VCF of at most `(depth - 1) / 2`
- * fours (and the threat depth), and flags them. */
-static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves, uint8_t *fukumi)
+ * fours (and the threat depth). */
+static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
 {
     rj_board *b = s->b;
     const int c = b->to_move;
@@ -346,10 +346,8 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves, uin
         rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
         int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
         rj_set_stone(b, q, RJ_EMPTY);
-        if (threat) {
-            fukumi[moves->n] = 1;
+        if (threat)
             moves->pos[moves->n++] = (int16_t)q;
-        }
     }
 }
 
@@ -397,8 +395,6 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     if (depth <= 0)
         return leaf_value(b, level);
     rj_list moves;
-    uint8_t fukumi[RJ_MAX_LIST];
-    memset(fukumi, 0, sizeof fukumi);
     int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth, want_fukumi = 0;
     if (level == 0 && threatened && has_vcf(s, o, vdepth, ply + 1)) {
         /* o threatens a VCF: answers are the points of its line that break it, and our fours */
@@ -452,7 +448,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
             if (!want_fukumi)
                 break;
             start = moves.n;
-            add_fukumi(s, depth, ply, &moves, fukumi);
+            add_fukumi(s, depth, ply, &moves);
             if (s->aborted)
                 return RJ_PROOF_UNKNOWN;
         }
@@ -471,7 +467,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
             int v = RJ_PROOF_UNKNOWN;
             if (!last_ply || two_threats(b, c, m)) {
                 probe(b, m);
-                v = negate(utss(s, depth - 1, ply + 1, fukumi[i], negate(best)));
+                v = negate(utss(s, depth - 1, ply + 1, phase == 1, negate(best))); /* phase 1: fukumi */
                 unprobe(b, m);
                 if (s->aborted)
                     return RJ_PROOF_UNKNOWN;
