@@ -71,6 +71,12 @@ CDEF = """
 #define RJ_PROOF_DRAW ...
 #define RJ_PROOF_LOSS ...
 #define RJ_PROOF_UNKNOWN ...
+#define RJ_TREE_MAX_BATCH ...
+#define RJ_TREE_PLY_STATS ...
+#define RJ_NODE_EXPANDED ...
+#define RJ_NODE_PENDING ...
+#define RJ_NODE_VERIFIED ...
+#define RJ_NODE_NOISED ...
 
 typedef struct rj_board rj_board;
 
@@ -137,6 +143,55 @@ int rj_planes(rj_board *b, float *out);
 int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,
                    float c_puct, float fpu);
 int rj_point_scores(rj_board *b, int32_t *out);
+
+typedef struct {
+    float c_puct, fpu, virtual_loss;
+    int radius;
+    int move_filter;
+    int utss;
+    int utss_plies;
+    int utss_plies_own;
+    int utss_depth, utss_depth_ply1;
+    int64_t utss_nodes, utss_nodes_ply1;
+    int threat_vcf_depth;
+    int64_t threat_nodes;
+    int64_t leaf_vcf_nodes;
+    float prior_mix_own, prior_mix_opp;
+    float pattern_scale;
+} rj_tree_config;
+typedef struct {
+    int32_t first;
+    int32_t n;
+    int32_t visits;
+    int8_t proven;
+    uint8_t flags;
+    int16_t win_x, win_y;
+} rj_tree_node;
+typedef struct {
+    int16_t *x, *y;
+    float *prior, *visits, *value;
+    int8_t *proven;
+    int32_t *child;
+} rj_tree_edges;
+typedef struct rj_tree rj_tree;
+rj_tree *rj_tree_new(void);
+void rj_tree_free(rj_tree *t);
+void rj_tree_reset(rj_tree *t);
+int32_t rj_tree_root(const rj_tree *t);
+int32_t rj_tree_nodes(const rj_tree *t);
+size_t rj_tree_memory(const rj_tree *t);
+rj_tree_node *rj_tree_node_at(rj_tree *t, int32_t id);
+void rj_tree_edges_of(rj_tree *t, rj_tree_edges *out);
+int32_t rj_tree_child(rj_tree *t, int32_t node, int i);
+int rj_tree_advance(rj_tree *t, int x, int y);
+void rj_tree_compact(rj_tree *t);
+int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *cfg, int batch, float *planes,
+                   int *playouts, int *root_pick);
+int rj_tree_leaf_path(const rj_tree *t, int j, int16_t *xs, int16_t *ys);
+void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, const float *values, int size);
+void rj_tree_cancel(rj_tree *t);
+void rj_tree_prove_child(rj_tree *t, int32_t node, int i, int value, int win_x, int win_y);
+int64_t rj_tree_utss_calls(const rj_tree *t, int ply);
 int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
                  int64_t *nodes, int *value);
 int rj_rollout(rj_board *b, uint64_t seed, int max_moves);

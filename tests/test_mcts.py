@@ -6,6 +6,7 @@ import time
 import numpy as np
 
 from engine.board import Board, Color, Rule
+from engine.native import ffi, lib
 from engine.net.evaluator import HeuristicEvaluator
 from engine.protocol.session import Session
 from engine.prover import Prover
@@ -82,12 +83,15 @@ def test_tree_reuse_keeps_statistics():
     child = m.root.children[i]
     reply = child.moves[int(np.argmax(child.N))]
     kept = child.children[child.moves.index(reply)]
-    before = kept.N.sum()
-    assert before > 0
+    kept_moves, before = kept.moves, kept.N.copy()  # views: copy before the tree changes
+    assert before.sum() > 0
+    nodes = int(lib.rj_tree_nodes(m._tree))
     b.play(*move)
     b.play(*reply)
     run(b, playouts=1, mcts=m)
-    assert m.root is kept and m.root.N.sum() >= before
+    # the kept subtree is the new root (compacted: the rest of the tree is freed)
+    assert m.root.moves == kept_moves and (m.root.N >= before).all() and m.root.N.sum() >= before.sum() + 1
+    assert int(lib.rj_tree_nodes(m._tree)) < nodes
 
 
 def test_player_reports_the_missing_model_and_analysis():
@@ -173,34 +177,34 @@ def test_a_long_vcf_at_the_root_is_played_at_once():
             b.undo()
 
 
-def numpy_select(node: Node, cfg: MCTSConfig) -> int:
+def numpy_select(p, n, w, cp, cfg: MCTSConfig) -> int:
     """The selection rule written out in numpy (float64), the reference for the C version."""
-    n, w, p = node.N.astype(np.float64), node.W.astype(np.float64), node.priors.astype(np.float64)
+    n, w, p = n.astype(np.float64), w.astype(np.float64), p.astype(np.float64)
     n_total = n.sum()
     q = np.where(n > 0, w / np.maximum(n, 1e-9), 0.0)
     if n_total > 0:
         q = np.where(n > 0, q, w.sum() / n_total - cfg.fpu)
     u = cfg.c_puct * p * np.sqrt(n_total + 1) / (1 + n)
-    score = np.where(node.cp < 0, 1e9, np.where(node.cp > 0, u - 1e9, q + u))
+    score = np.where(cp < 0, 1e9, np.where(cp > 0, u - 1e9, q + u))
     return int(np.argmax(score))
 
 
 def test_c_selection_rule_equals_the_numpy_rule():
     rng = np.random.default_rng(4)
-    m = MCTS(HeuristicEvaluator())
+    cfg = MCTSConfig()
     for trial in range(2000):
         k = int(rng.integers(1, 60))
-        node = Node()
-        node.moves = [(i, 0) for i in range(k)]
         p = rng.random(k) ** 3
-        node.priors = (p / p.sum()).astype(np.float32)
-        node.N = np.where(rng.random(k) < 0.5, 0, rng.integers(1, 50, k)).astype(np.float32)
-        node.W = (node.N * rng.uniform(-1, 1, k)).astype(np.float32)
-        node.cp = np.where(rng.random(k) < 0.9, 0, rng.choice([-1, 1], k)).astype(np.int8)
+        priors = (p / p.sum()).astype(np.float32)
+        n = np.where(rng.random(k) < 0.5, 0, rng.integers(1, 50, k)).astype(np.float32)
+        w = (n * rng.uniform(-1, 1, k)).astype(np.float32)
+        cp = np.where(rng.random(k) < 0.9, 0, rng.choice([-1, 1], k)).astype(np.int8)
         if trial % 3 == 0:
-            node.cp[:] = np.where(node.cp < 0, 1, node.cp)  # no winning child: lost ones come last
-        node.bind()
-        assert m._select(node) == numpy_select(node, m.cfg), trial
+            cp[:] = np.where(cp < 0, 1, cp)  # no winning child: lost ones come last
+        got = lib.rj_puct_select(ffi.from_buffer("float[]", priors), ffi.from_buffer("float[]", n),
+                                 ffi.from_buffer("float[]", w), ffi.from_buffer("int8_t[]", cp), k, cfg.c_puct,
+                                 cfg.fpu)
+        assert got == numpy_select(priors, n, w, cp, cfg), trial
 
 
 def test_black_whose_only_block_is_a_foul_still_plays_a_legal_move():
@@ -289,45 +293,43 @@ def test_a_decided_search_still_verifies_its_move_before_stopping(monkeypatch):
 
     def check(board, root, i, seconds):  # finds nothing, like most checks
         verified.append(root.moves[i])
-        if root.children[i] is None:
-            root.children[i] = Node()
-        root.children[i].verified = True
+        root.child(i).verified = True
 
     monkeypatch.setattr(m, "_verify", check)
     move = m.search(b, time.monotonic() + 30, 30.0, early_stop=True)
     assert m.info.playouts == 64 and verified and verified[-1] == move
 
 
-def test_tree_memory_per_node_is_within_the_configured_estimate():
-    import tracemalloc
-
+def test_the_tree_frees_what_a_new_root_leaves_behind():
     b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
     m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0))
-    m.search(b, time.monotonic() + 30, 30.0, max_playouts=50, early_stop=False)  # warm caches
-    m.clear()
-    tracemalloc.start()
     m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
-    used, _ = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-
-    def expanded(n):
-        return 1 + sum(expanded(c) for c in n.children if c is not None and c.expanded) if n.expanded else 0
-
-    assert used / expanded(m.root) < m.cfg.node_bytes
+    big, nodes = int(lib.rj_tree_memory(m._tree)), int(lib.rj_tree_nodes(m._tree))
+    root = m.root
+    i = int(np.argmin(np.where(root.N > 0, root.N, np.inf)))  # a move the search barely looked at
+    b.play(*root.moves[i])
+    m.search(b, time.monotonic() + 30, 30.0, max_playouts=1, early_stop=False)
+    assert int(lib.rj_tree_nodes(m._tree)) < nodes / 10 and int(lib.rj_tree_memory(m._tree)) < big
 
 
 def test_the_memory_allowance_caps_the_tree():
     b = Board.from_moves([(7, 7), (8, 8)])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1))
-    m.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, early_stop=False, memory_bytes=200 * 4096)
-    assert 150 <= m.info.playouts <= 200
+    played, grown = [], []
+    for allowance in (100_000, 400_000, 1_600_000):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1))
+        before = int(lib.rj_tree_memory(m._tree))
+        m.search(b, time.monotonic() + 30, 30.0, max_playouts=20000, early_stop=False, memory_bytes=allowance)
+        played.append(m.info.playouts)
+        grown.append(int(lib.rj_tree_memory(m._tree)) - before)
+        assert grown[-1] <= allowance
+    assert 0 < played[0] < played[1] < played[2] < 20000
     tiny = MCTS(HeuristicEvaluator())
     move = tiny.search(b, time.monotonic() + 30, 30.0, max_playouts=5000, memory_bytes=1)
     assert tiny.info.playouts == 0 and b.is_legal(*move)
     assert tiny.root.priors[tiny.root.moves.index(move)] == tiny.root.priors.max()  # no visits: the best prior
 
 
-def test_utss_depth_limits_apply_to_each_side_separately(monkeypatch):
+def test_utss_depth_limits_apply_to_each_side_separately():
     """utss_plies bounds the tree's UTSS where the opponent is to move (odd plies), utss_plies_own
     where the root's side is (even plies)."""
     start = [(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9), (6, 6), (9, 7)]
@@ -335,17 +337,8 @@ def test_utss_depth_limits_apply_to_each_side_separately(monkeypatch):
     seen: dict[tuple[int, int], set[int]] = {}
     for odd, own in ((5, 2), (3, 4)):
         m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=odd, utss_plies_own=own, verify_ms=0, root_vcf_ms=0))
-        plies: set[int] = set()
-        real = m.prover.solve
-
-        def record(board, mode, *a, **k):
-            if mode == "utss":
-                plies.add(board.stone_count - len(start))
-            return real(board, mode, *a, **k)
-
-        monkeypatch.setattr(m.prover, "solve", record)
         m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
-        seen[(odd, own)] = plies
+        seen[(odd, own)] = {p for p in range(lib.RJ_TREE_PLY_STATS) if lib.rj_tree_utss_calls(m._tree, p)}
     assert max(p for p in seen[(5, 2)] if p % 2) == 5 and max(p for p in seen[(5, 2)] if p % 2 == 0) == 2
     assert max(p for p in seen[(3, 4)] if p % 2) == 3 and max(p for p in seen[(3, 4)] if p % 2 == 0) == 4
 
@@ -389,25 +382,36 @@ def test_value_sharpen_changes_what_the_search_backs_up():
     np.testing.assert_allclose(qs[1.5], -np.tanh(1.5 * np.arctanh(0.4)), atol=1e-5)
 
 
+class _FlatNet(HeuristicEvaluator):
+    """Every point's logit 0: the priors the search makes are then easy to read."""
+
+    def evaluate(self, boards):
+        logits, values = super().evaluate(boards)
+        return np.zeros_like(logits), values
+
+
 def test_prior_mix_blends_the_pattern_scores_in_for_the_chosen_side():
     """prior_mix_opp mixes the pattern-score priors in where the opponent moves (odd plies),
     prior_mix_own where the root's side does; a flat net makes the blend easy to read."""
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (5, 9)])
-    flat = np.zeros(b.size * b.size, dtype=np.float32)
-    pattern_logits, _ = HeuristicEvaluator().evaluate([b])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(prior_mix_opp=0.5, prior_mix_own=0.0))
-    net_only, opp = Node(), Node()
-    m._expand(net_only, b, flat, ply=2)
-    m._expand(opp, b, flat, ply=1)
-    k = len(net_only.moves)
-    np.testing.assert_allclose(net_only.priors, np.full(k, 1.0 / k), rtol=1e-5)
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (5, 9), (12, 12)])
+    m = MCTS(_FlatNet(), MCTSConfig(prior_mix_opp=0.5, prior_mix_own=0.0, verify_ms=0, root_vcf_ms=0, utss=False))
+    run(b, playouts=40, mcts=m)
+    root = m.root
+    k = len(root.moves)
+    np.testing.assert_allclose(root.priors, np.full(k, 1.0 / k), rtol=1e-5)  # ply 0: the net alone
+    i = int(np.argmax(root.N))
+    opp = root.children[i]
+    assert opp is not None and opp.expanded
+    after = b.copy()
+    after.play(*root.moves[i])
+    pattern_logits, _ = HeuristicEvaluator().evaluate([after])
+    k = len(opp.moves)
     idx = [y * b.size + x for x, y in opp.moves]
     pattern = np.exp(pattern_logits[0][idx] - pattern_logits[0][idx].max())
     pattern /= pattern.sum()
     np.testing.assert_allclose(opp.priors, 0.5 / k + 0.5 * pattern, rtol=1e-4, atol=1e-7)
     assert abs(float(opp.priors.sum()) - 1.0) < 1e-5
-    # white's block at the open end of black's diagonal 5,9 6,8 7,7 gets more than a flat share
-    assert opp.priors[opp.moves.index((4, 10))] > 1.5 / k
+    assert opp.priors.max() > 1.5 / k  # the pattern scores single out the urgent points
 
 
 def test_a_hidden_vcf_narrows_the_root_to_its_answers():

@@ -17,12 +17,19 @@ class ModelError(RuntimeError):
 
 class Evaluator(abc.ABC):
     name: str = "evaluator"
+    # True: evaluate_planes works, and the search hands over the leaves' input planes (made in C)
+    # instead of boards.
+    takes_planes: bool = False
 
     @abc.abstractmethod
     def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits [len(boards), size * size] (index y * size + x; illegal points may
         hold anything, the search masks them) and values [len(boards)] in -1..1 for each
         board's side to move."""
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """As evaluate, from float32 input planes [batch, FEATURE_PLANES, size, size]."""
+        raise NotImplementedError(f"{self.name} evaluates boards, not planes")
 
 
 PATTERN_SCALE = 1.5  # logit per factor e of pattern score

@@ -32,6 +32,7 @@ def cuda_driver_present() -> bool:
 
 class ONNXEvaluator(Evaluator):
     name = "onnx"
+    takes_planes = True
 
     def __init__(self, path: str | Path, threads: int = 1, gpu: bool | None = None, quiet: bool = True) -> None:
         import onnxruntime as ort  # imported here: the search never needs it
@@ -82,8 +83,12 @@ class ONNXEvaluator(Evaluator):
             self._buf = np.zeros(shape, dtype=np.float32)
         for i, board in enumerate(boards):
             board.planes(self._buf[i])
-        policy, value = self.session.run(None, {self.input: self._buf})
-        return policy.reshape(len(boards), n * n).astype(np.float32), value.reshape(-1).astype(np.float32)
+        return self.evaluate_planes(self._buf)
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        k, n = len(planes), planes.shape[-1]
+        policy, value = self.session.run(None, {self.input: planes})
+        return policy.reshape(k, n * n).astype(np.float32), value.reshape(-1).astype(np.float32)
 
 
 def load_evaluator(path: str | Path | None, threads: int = 1) -> tuple[Evaluator, str | None]:

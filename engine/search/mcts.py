@@ -6,7 +6,12 @@ UTSS_PLIES of the root (node-budgeted) -> the evaluator. Settled nodes are termi
 values and proofs propagate: a node with a child lost for the child's mover is won; a node whose
 children are all won for their movers is lost. A node expands the move filter's moves, or only
 the answers to the opponent's hidden VCF when it has one (Prover.filter_moves). Leaves are
-evaluated in batches, kept apart by virtual loss. The subtree of the moves played is kept between moves."""
+evaluated in batches, kept apart by virtual loss. The subtree of the moves played is kept between moves.
+
+The tree and the playout loop live in C (native/src/tree.c): each batch is one call that descends,
+settles and collects leaves (with their input planes), one evaluator call, and one call that
+expands and backs up. Python keeps what happens a few times a move: time, the checks of the
+leading move, root noise, the choice of the move and the reports."""
 from __future__ import annotations
 
 import time
@@ -15,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.board import Board, Move, Result
+from engine.board import FEATURE_PLANES, Board, Move
 from engine.native import ffi, lib
-from engine.net.evaluator import Evaluator, pattern_logits
+from engine.net.evaluator import PATTERN_SCALE, Evaluator
 from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
@@ -60,7 +65,6 @@ class MCTSConfig:
     # Beyond the UTSS plies, a VCF of up to this many prover nodes for the side to move at each
     # new leaf (0: none): the net's value is least reliable where a forced win is on the board.
     leaf_vcf_nodes: int = 0
-    node_bytes: int = 4096  # memory per expanded node (measured ~3.9 KB; see test_mcts)
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
     move_filter: bool = True  # False: expand over every legal move (the ablation)
     utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
@@ -76,46 +80,112 @@ class MCTSConfig:
     prior_mix_opp: float = 0.0
 
 
-_EMPTY_F = np.zeros(0, dtype=np.float32)
-_EMPTY_I = np.zeros(0, dtype=np.int8)
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    p = np.exp(logits.astype(np.float64) - logits.max())
-    return p / p.sum()
-
-
 def sharpen(values: np.ndarray, k: float) -> np.ndarray:
     """tanh(k * atanh(v)), v kept inside (-1, 1) so that a saturated value stays finite."""
     v = np.clip(np.asarray(values, dtype=np.float64), -0.999999, 0.999999)
     return np.tanh(k * np.arctanh(v)).astype(np.float32)
 
 
+def _column(ptr, first: int, n: int, dtype) -> np.ndarray:
+    """A writable numpy view of n entries of one edge column (valid until the tree grows)."""
+    if n <= 0:
+        return np.zeros(0, dtype=dtype)
+    size = np.dtype(dtype).itemsize
+    return np.frombuffer(ffi.buffer(ptr + first, n * size), dtype=dtype)
+
+
 class Node:
-    __slots__ = ("moves", "priors", "N", "W", "cp", "children", "proven", "expanded", "visits", "pending", "noised",
-                 "ptrs", "win_move", "verified")
+    """A view of one node of the C tree (native/src/tree.c): its moves and its children's
+    statistics as numpy arrays over the tree's memory. Views are cheap; make them afresh after the
+    tree grows (a search), since the arrays they show may have moved."""
 
-    def __init__(self) -> None:
-        self.moves: list[Move] = []
-        # Shared empty arrays until expansion replaces them (most nodes are never expanded).
-        self.priors = _EMPTY_F
-        self.N = _EMPTY_F
-        self.W = _EMPTY_F  # values for the mover into each child
-        self.cp = _EMPTY_I  # each child's proven value (for the child's mover)
-        self.children: list[Node | None] = []
-        self.proven = 0  # +1 won / -1 lost for the side to move here, 0 open
-        self.expanded = False
-        self.visits = 0
-        self.pending = False
-        self.noised = False
-        self.ptrs: tuple = ()  # cffi views of priors, N, W, cp for the C selection rule
-        self.win_move: Move | None = None  # the first move of the proof that settled this node as won
-        self.verified = False  # a deep UTSS has looked at this position (see MCTSConfig.verify_ms)
+    __slots__ = ("_mcts", "id")
 
-    def bind(self) -> None:
-        """(Re)make the C views; call whenever an array is replaced."""
-        self.ptrs = (ffi.from_buffer("float[]", self.priors), ffi.from_buffer("float[]", self.N),
-                     ffi.from_buffer("float[]", self.W), ffi.from_buffer("int8_t[]", self.cp))
+    def __init__(self, mcts: MCTS, node_id: int) -> None:
+        self._mcts, self.id = mcts, node_id
+
+    @property
+    def _c(self):
+        return lib.rj_tree_node_at(self._mcts._tree, self.id)
+
+    def _edges(self):
+        e = self._mcts._edges
+        lib.rj_tree_edges_of(self._mcts._tree, e)
+        return e
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Node) and other._mcts is self._mcts and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash((id(self._mcts), self.id))
+
+    @property
+    def expanded(self) -> bool:
+        return bool(self._c.flags & lib.RJ_NODE_EXPANDED)
+
+    @property
+    def proven(self) -> int:
+        return int(self._c.proven)
+
+    @property
+    def visits(self) -> int:
+        return int(self._c.visits)
+
+    @property
+    def win_move(self) -> Move | None:
+        c = self._c
+        return (int(c.win_x), int(c.win_y)) if c.win_x >= 0 else None
+
+    def _flag(self, bit: int) -> bool:
+        return bool(self._c.flags & bit)
+
+    def _set_flag(self, bit: int, on: bool) -> None:
+        c = self._c
+        c.flags = (c.flags | bit) if on else (c.flags & ~bit & 0xFF)
+
+    verified = property(lambda self: self._flag(lib.RJ_NODE_VERIFIED),
+                        lambda self, on: self._set_flag(lib.RJ_NODE_VERIFIED, on),
+                        doc="a deep UTSS has looked at this position (see MCTSConfig.verify_ms)")
+    noised = property(lambda self: self._flag(lib.RJ_NODE_NOISED),
+                      lambda self, on: self._set_flag(lib.RJ_NODE_NOISED, on))
+
+    def _col(self, name: str, dtype) -> np.ndarray:
+        c = self._c
+        return _column(getattr(self._edges(), name), c.first, c.n if c.first >= 0 else 0, dtype)
+
+    @property
+    def moves(self) -> list[Move]:
+        xs, ys = self._col("x", np.int16).tolist(), self._col("y", np.int16).tolist()
+        return [_POINTS[x][y] for x, y in zip(xs, ys)]
+
+    @property
+    def priors(self) -> np.ndarray:
+        return self._col("prior", np.float32)
+
+    @property
+    def N(self) -> np.ndarray:  # noqa: N802 (the usual MCTS names)
+        return self._col("visits", np.float32)
+
+    @property
+    def W(self) -> np.ndarray:  # noqa: N802
+        """Value sums for the mover into each child."""
+        return self._col("value", np.float32)
+
+    @property
+    def cp(self) -> np.ndarray:
+        """Each child's proven value, for the child's mover."""
+        return self._col("proven", np.int8)
+
+    @property
+    def children(self) -> list[Node | None]:
+        return [Node(self._mcts, int(c)) if c >= 0 else None for c in self._col("child", np.int32)]
+
+    def child(self, i: int) -> Node:
+        """Child i, made if the search has not made it yet."""
+        return Node(self._mcts, int(lib.rj_tree_child(self._mcts._tree, self.id, i)))
+
+
+_POINTS = [[(x, y) for y in range(32)] for x in range(32)]  # shared tuples: trees hold many
 
 
 @dataclass
@@ -134,110 +204,96 @@ class MCTS:
         self.cfg = config or MCTSConfig()
         self.rng = np.random.default_rng(seed)
         self.prover = Prover(tt_bits=self.cfg.prover_tt_bits)
-        self.root: Node | None = None
+        tree = lib.rj_tree_new()
+        if tree == ffi.NULL:
+            raise MemoryError("cannot allocate the search tree")
+        self._tree = ffi.gc(tree, lib.rj_tree_free)
+        self._fixed_bytes = int(lib.rj_tree_memory(tree))  # an empty tree: nothing that doubles yet
+        self._edges = ffi.new("rj_tree_edges *")
+        self._ccfg = ffi.new("rj_tree_config *")
+        self._counts = ffi.new("int[2]")  # settled playouts, the root child of the last descent
+        self._planes: np.ndarray | None = None
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
         self.info = SearchInfo()
 
+    @property
+    def root(self) -> Node:
+        return Node(self, int(lib.rj_tree_root(self._tree)))
+
     def clear(self) -> None:
-        self.root, self.root_moves = None, []
+        lib.rj_tree_reset(self._tree)
+        self.root_moves = []
         self.prover.clear()
+
+    def _config(self) -> None:
+        """Copies the config into the C struct (read at every search: tests and players may
+        change self.cfg between searches)."""
+        c, k = self._ccfg, self.cfg
+        c.c_puct, c.fpu, c.virtual_loss, c.radius = k.c_puct, k.fpu, k.virtual_loss, k.radius
+        c.move_filter, c.utss = int(k.move_filter), int(k.utss)
+        c.utss_plies, c.utss_plies_own = k.utss_plies, k.utss_plies_own
+        c.utss_depth, c.utss_depth_ply1 = k.utss_depth, k.utss_depth_ply1
+        c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
+        c.threat_vcf_depth, c.threat_nodes, c.leaf_vcf_nodes = k.threat_vcf_depth, k.threat_nodes, k.leaf_vcf_nodes
+        c.prior_mix_own, c.prior_mix_opp, c.pattern_scale = k.prior_mix_own, k.prior_mix_opp, PATTERN_SCALE
 
     # ---- tree reuse ---------------------------------------------------------------------
 
     def _root_for(self, board: Board) -> Node:
         moves = board.moves
-        node = self.root
-        if node is not None and moves[: len(self.root_moves)] == self.root_moves:
-            for m in moves[len(self.root_moves):]:
-                if node is None or not node.expanded or m not in node.moves:
-                    node = None
-                    break
-                node = node.children[node.moves.index(m)]
+        if moves[: len(self.root_moves)] == self.root_moves:
+            new = moves[len(self.root_moves):]
+            for m in new:
+                if not lib.rj_tree_advance(self._tree, *m):
+                    break  # the tree is reset: a fresh root
+            if new:
+                lib.rj_tree_compact(self._tree)
         else:
-            node = None
-        self.root, self.root_moves = node or Node(), moves
+            lib.rj_tree_reset(self._tree)
+        self.root_moves = moves
         return self.root
 
-    # ---- leaves -------------------------------------------------------------------------
+    # ---- one batch of playouts ----------------------------------------------------------
 
-    def _settle(self, b: Board, node: Node, ply: int) -> float | None:
-        """The exact value of a leaf for its side to move, or None if it needs the evaluator."""
-        if b.game_over:
-            node.proven = 0 if b.result == Result.DRAW else -1  # the last mover made five
-            return float(node.proven) if node.proven else 0.0
-        me = b.to_move
-        if b.threat(me) >= 2:  # a five point of our own
-            node.proven = 1
-            return 1.0
-        theirs = b.threat(me.opponent)
-        if theirs == 3 or (theirs == 2 and not b.candidate_moves(self.cfg.radius)):
-            node.proven = -1
-            return -1.0
-        limit = self.cfg.utss_plies if ply % 2 else self.cfg.utss_plies_own
-        if self.cfg.utss and ply <= limit and b.stone_count >= 4:
-            deep = ply == 1
-            proof = self.prover.solve(b, "utss", max_depth=self.cfg.utss_depth_ply1 if deep else self.cfg.utss_depth,
-                                      budget_nodes=self.cfg.utss_nodes_ply1 if deep else self.cfg.utss_nodes)
-            if proof.result in ("win", "loss"):
-                node.proven = 1 if proof.result == "win" else -1
-                if node.proven > 0 and proof.line:
-                    node.win_move = proof.line[0]
-                return float(node.proven)
-        elif self.cfg.utss and self.cfg.leaf_vcf_nodes > 0 and b.stone_count >= 6:
-            proof = self.prover.solve(b, "vcf", max_depth=20, budget_nodes=self.cfg.leaf_vcf_nodes)
-            if proof.result == "win":
-                node.proven = 1
-                node.win_move = proof.line[0] if proof.line else None
-                return 1.0
-        return None
-
-    def _expand(self, node: Node, b: Board, logits: np.ndarray, ply: int = 0) -> None:
-        if not self.cfg.move_filter:
-            moves = b.legal_moves()
-        elif self.cfg.threat_vcf_depth > 0 and self.cfg.utss:
-            moves, _ = self.prover.filter_moves(b, self.cfg.radius, self.cfg.threat_vcf_depth, self.cfg.threat_nodes)
-        else:
-            moves = b.candidate_moves(self.cfg.radius)
+    def _playouts(self, b: Board) -> int:
+        """Up to cfg.batch playouts: the C loop descends, settles what it can and hands the other
+        leaves to the evaluator; returns the playouts completed."""
         n = b.size
-        if not moves:  # a full board (a draw: value 0), or a loss _settle has already proven
-            node.expanded = True
-            return
-        idx = np.array([y * n + x for x, y in moves])
-        p = _softmax(logits[idx])
-        mix = self.cfg.prior_mix_opp if ply % 2 else self.cfg.prior_mix_own
-        if mix > 0:
-            p = (1.0 - mix) * p + mix * _softmax(pattern_logits(b)[0][idx])
-        node.moves = moves
-        node.priors = p.astype(np.float32)
-        k = len(moves)
-        node.N = np.zeros(k, dtype=np.float32)
-        node.W = np.zeros(k, dtype=np.float32)
-        node.cp = np.zeros(k, dtype=np.int8)
-        node.children = [None] * k
-        node.bind()
-        node.expanded = True
-
-    # ---- selection ----------------------------------------------------------------------
-
-    def _select(self, node: Node) -> int:
-        p, n, w, cp = node.ptrs
-        return lib.rj_puct_select(p, n, w, cp, len(node.moves), self.cfg.c_puct, self.cfg.fpu)
-
-    def _propagate_proofs(self, path: list[tuple[Node, int]], leaf: Node) -> None:
-        """Record the leaf's proof in its parent, and carry proofs up while they settle nodes."""
-        child = leaf
-        for node, i in reversed(path):
-            node.cp[i] = child.proven
-            if node.proven:
-                break
-            if (node.cp < 0).any():
-                node.proven = 1
-            elif len(node.cp) and (node.cp > 0).all():
-                node.proven = -1
+        batch = max(1, min(self.cfg.batch, lib.RJ_TREE_MAX_BATCH))
+        shape = (batch, FEATURE_PLANES, n, n)
+        if self._planes is None or self._planes.shape != shape:
+            self._planes = np.zeros(shape, dtype=np.float32)
+        wants_planes = self.ev.takes_planes
+        planes = ffi.from_buffer("float[]", self._planes) if wants_planes else ffi.NULL
+        k = lib.rj_tree_gather(self._tree, b._b, self.prover._p, self._ccfg, batch, planes, self._counts,
+                               self._counts + 1)
+        done = int(self._counts[0])
+        if not k:
+            return done
+        try:
+            if wants_planes:
+                logits, values = self.ev.evaluate_planes(self._planes[:k])
             else:
-                break
-            child = node
+                logits, values = self.ev.evaluate([self._leaf_board(b, j) for j in range(k)])
+        except BaseException:
+            lib.rj_tree_cancel(self._tree)
+            raise
+        if self.cfg.value_sharpen != 1.0:
+            values = sharpen(values, self.cfg.value_sharpen)
+        logits = np.ascontiguousarray(logits, dtype=np.float32)
+        values = np.ascontiguousarray(values, dtype=np.float32)
+        lib.rj_tree_apply(self._tree, self._ccfg, ffi.from_buffer("float[]", logits),
+                          ffi.from_buffer("float[]", values), n)
+        return done + k
+
+    def _leaf_board(self, b: Board, j: int) -> Board:
+        """Waiting leaf j's position, for evaluators that read boards rather than planes."""
+        xs, ys = ffi.new("int16_t[]", lib.RJ_MAX_MOVES), ffi.new("int16_t[]", lib.RJ_MAX_MOVES)
+        leaf = b.copy()
+        for i in range(lib.rj_tree_leaf_path(self._tree, j, xs, ys)):
+            lib.rj_play(leaf._b, xs[i], ys[i])
+        return leaf
 
     # ---- the search ---------------------------------------------------------------------
 
@@ -249,51 +305,50 @@ class MCTS:
         banked for later moves). memory_bytes > 0: stop before the tree would outgrow it."""
         t0 = time.monotonic()
         soft = min(deadline, t0 + optimum)
+        self._config()
         root = self._root_for(board)
         b = board.copy()
         self.root_line = []
-        if not root.expanded:
-            if b.stone_count >= 4:
-                self._settle(b, root, 0)  # a proven root ends the search at once
+        playouts = 0
+        if not root.expanded:  # settles the root (a proven root ends the search) and expands it
+            self._playouts(b)
         if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vcf_ms > 0:
             budget = min(self.cfg.root_vcf_ms, 100 * min(optimum, deadline - t0))
             proof = self.prover.solve(b, "vcf", budget_ms=max(budget, 1.0))
             if proof.result == "win" and proof.line:
-                root.proven, self.root_line = 1, proof.line
-        if not root.expanded:
-            logits, _ = self.ev.evaluate([b])
-            self._expand(root, b, logits[0])
+                root._c.proven, self.root_line = 1, proof.line
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
-            noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(root.moves))
+            priors = root.priors
+            noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(priors))
             eps = self.cfg.dirichlet_eps
-            root.priors = ((1 - eps) * root.priors + eps * noise).astype(np.float32)
-            root.bind()
+            priors[:] = (1 - eps) * priors + eps * noise
             root.noised = True
-        playouts = 0
-        # The kept subtree has at most one expanded node per visit; each playout adds at most one.
-        node_cap = max(0, memory_bytes // self.cfg.node_bytes - int(root.N.sum()) - 1) if memory_bytes > 0 else -1
-        vl = self.cfg.virtual_loss
-        last_report, reported_best, root_pick = t0, None, -1
+        # The tree's arrays grow by doubling: stop while what it has grown, plus one more doubling,
+        # fits the memory allowed.
+        start_bytes = int(lib.rj_tree_memory(self._tree))
+        last_report, reported_best = t0, None
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         if report:
             report("REALTIME REFRESH")
         while True:
             now = time.monotonic()
-            if report and now - last_report >= REPORT_EVERY_S and len(root.moves):
+            n_root = root.N
+            if report and now - last_report >= REPORT_EVERY_S and len(n_root):
                 last_report = now
-                best_move = root.moves[int(np.argmax(root.N))]
+                moves = root.moves
+                best_move = moves[int(np.argmax(n_root))]
                 if best_move != reported_best:
                     reported_best = best_move
                     report("REALTIME BEST %d,%d" % best_move)
-                if root_pick >= 0:
-                    report("REALTIME POS %d,%d" % root.moves[root_pick])
+                if self._counts[1] >= 0:
+                    report("REALTIME POS %d,%d" % moves[self._counts[1]])
             if root.proven or now >= soft or (max_playouts and playouts >= max_playouts) or (stop and stop.is_set()):
                 break
-            if len(root.moves) == 1 or (node_cap >= 0 and playouts + self.cfg.batch > node_cap):
+            if len(n_root) <= 1 or (memory_bytes > 0 and self._outgrows(start_bytes, memory_bytes)):
                 break
             searched = now - t0 - verify_spent
-            decided = early_stop and playouts >= 64 and self._decided(root, playouts, searched, soft - now)
+            decided = early_stop and playouts >= 64 and self._decided(n_root, playouts, searched, soft - now)
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided):
                 top = self._leader(root)
@@ -307,56 +362,16 @@ class MCTS:
                     continue
             if decided:
                 break
-            batch: list[tuple[list[tuple[Node, int]], Node, Board]] = []
-            for _ in range(self.cfg.batch):
-                path: list[tuple[Node, int]] = []
-                node, ply = root, 0
-                while node.expanded and not node.proven and node.moves:
-                    i = self._select(node)
-                    if node is root:
-                        root_pick = i
-                    path.append((node, i))
-                    node.N[i] += vl
-                    node.W[i] -= vl
-                    lib.rj_play(b._b, *node.moves[i])  # legal by construction: the filter drops fouls
-                    ply += 1
-                    child = node.children[i]
-                    if child is None:
-                        child = node.children[i] = Node()
-                    node = child
-                if node.proven or (node.expanded and not node.moves):
-                    value = float(node.proven)
-                    self._backup(path, value, vl)
-                    self._propagate_proofs(path, node)
-                    playouts += 1
-                elif node.pending:  # another leaf of this batch: undo the virtual loss only
-                    for parent, i in path:
-                        parent.N[i] -= vl
-                        parent.W[i] += vl
-                else:
-                    value = self._settle(b, node, ply)
-                    if value is not None:
-                        self._backup(path, value, vl)
-                        self._propagate_proofs(path, node)
-                        playouts += 1
-                    else:
-                        node.pending = True
-                        batch.append((path, node, b.copy()))
-                for _ in range(ply):
-                    lib.rj_undo(b._b)
-            if batch:
-                logits, values = self.ev.evaluate([leaf_board for _, _, leaf_board in batch])
-                if self.cfg.value_sharpen != 1.0:
-                    values = sharpen(values, self.cfg.value_sharpen)
-                for (path, node, leaf_board), lg, v in zip(batch, logits, values):
-                    node.pending = False
-                    self._expand(node, leaf_board, lg, len(path))
-                    self._backup(path, float(v), vl)
-                    playouts += 1
+            playouts += self._playouts(b)
         self.info = self._summary(root, playouts, time.monotonic() - t0)
         if not root.moves:  # lost: the filter left nothing (say, black's only block is a foul)
             return self._any_legal(board)
         return self._best(root)
+
+    def _outgrows(self, start_bytes: int, allowance: int) -> bool:
+        """Would one more doubling of the tree's arrays take it past the allowance?"""
+        now = int(lib.rj_tree_memory(self._tree))
+        return (now - start_bytes) + (now - self._fixed_bytes) > allowance
 
     @staticmethod
     def _any_legal(board: Board) -> Move:
@@ -371,18 +386,17 @@ class MCTS:
     @staticmethod
     def _leader(root: Node) -> int:
         """The most visited root move not yet proven, or -1."""
-        if not len(root.N):
+        visits = root.N
+        if not len(visits):
             return -1
-        n = np.where(root.cp == 0, root.N, -1.0)
+        n = np.where(root.cp == 0, visits, -1.0)
         i = int(np.argmax(n))
         return i if n[i] >= 0 else -1
 
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
         """A deep UTSS after root move i, the opponent to move: its win proves our move lost, its
         loss proves our move won; either way the proof propagates."""
-        child = root.children[i]
-        if child is None:
-            child = root.children[i] = Node()
+        child = root.child(i)
         child.verified = True
         lib.rj_play(b._b, *root.moves[i])
         try:
@@ -392,55 +406,52 @@ class MCTS:
         finally:
             lib.rj_undo(b._b)
         if proof.result in ("win", "loss"):
-            child.proven = 1 if proof.result == "win" else -1
-            if child.proven > 0 and proof.line:
-                child.win_move = proof.line[0]
-            self._propagate_proofs([(root, i)], child)
+            win = proof.line[0] if proof.result == "win" and proof.line else (-1, -1)
+            lib.rj_tree_prove_child(self._tree, root.id, i, 1 if proof.result == "win" else -1, *win)
 
-    def _backup(self, path: list[tuple[Node, int]], value: float, vl: float) -> None:
-        """value is for the side to move at the leaf; each edge stores it for its mover."""
-        for node, i in reversed(path):
-            value = -value
-            node.N[i] += 1 - vl
-            node.W[i] += value + vl
-            node.visits += 1
-
-    def _decided(self, root: Node, playouts: int, spent: float, left: float) -> bool:
+    def _decided(self, visits: np.ndarray, playouts: int, spent: float, left: float) -> bool:
         """Stop when the most visited move can no longer be overtaken in the time left."""
-        if len(root.N) < 2:
+        if len(visits) < 2:
             return True
-        top = np.sort(root.N)[-2:]
+        top = np.sort(visits)[-2:]
         rate = playouts / max(spent, 1e-6)
         return top[1] - top[0] > rate * left
 
     def _best(self, root: Node) -> Move:
+        moves = root.moves
         if root.proven > 0:
-            for m, c in zip(root.moves, root.children):
+            for m, c in zip(moves, root.children):
                 if c is not None and c.proven < 0:
                     return m
             for line_move in (self.root_line[:1] + [root.win_move]):
-                if line_move in root.moves:
+                if line_move in moves:
                     return line_move
-        order = np.argsort(-(root.N + 1e-3 * root.priors))  # by visits; the prior breaks ties (and no visits)
+        visits, cp = root.N, root.cp
+        order = np.argsort(-(visits + 1e-3 * root.priors))  # by visits; the prior breaks ties (and no visits)
         for i in order:  # avoid a proven loss while another move remains
-            if root.cp[i] <= 0:
-                return root.moves[int(i)]
-        return root.moves[int(order[0])]
+            if cp[i] <= 0:
+                return moves[int(i)]
+        return moves[int(order[0])]
 
     def _summary(self, root: Node, playouts: int, seconds: float) -> SearchInfo:
         pv: list[Move] = []
-        node, depth = root, 0
-        while node is not None and node.expanded and node.moves and len(pv) < 12:
-            i = int(np.argmax(node.N))
-            if node.N[i] <= 0:
+        node: Node | None = root
+        depth = 0
+        while node is not None and node.expanded and len(pv) < 12:
+            visits = node.N
+            if not len(visits):
+                break
+            i = int(np.argmax(visits))
+            if visits[i] <= 0:
                 break
             pv.append(node.moves[i])
             node = node.children[i]
             depth += 1
-        best = int(np.argmax(root.N)) if len(root.N) else 0
+        visits = root.N
+        best = int(np.argmax(visits)) if len(visits) else 0
         wr = 0.5
-        if len(root.N) and root.N[best] > 0:
-            wr = 0.5 + 0.5 * float(root.W[best] / root.N[best])
+        if len(visits) and visits[best] > 0:
+            wr = 0.5 + 0.5 * float(root.W[best] / visits[best])
         if root.proven:
             wr = 1.0 if root.proven > 0 else 0.0
         return SearchInfo(playouts, seconds, depth, wr, tuple(pv), root.proven)

@@ -17,6 +17,7 @@ class RemoteEvaluator(Evaluator):
     """A worker's side: planes computed here (in C), the net run by the server."""
 
     name = "remote"
+    takes_planes = True
 
     def __init__(self, worker: int, requests, responses) -> None:
         self.worker, self.requests, self.responses = worker, requests, responses
@@ -26,7 +27,10 @@ class RemoteEvaluator(Evaluator):
         x = np.zeros((len(boards), FEATURE_PLANES, n, n), dtype=np.float32)
         for i, board in enumerate(boards):
             board.planes(x[i])
-        self.requests.put((self.worker, x))
+        return self.evaluate_planes(x)
+
+    def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.requests.put((self.worker, np.array(planes)))  # a copy: the search reuses its buffer
         return self.responses.get()
 
 

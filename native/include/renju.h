@@ -244,6 +244,83 @@ int rj_planes(rj_board *b, float *out);
 int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,
                    float c_puct, float fpu);
 
+/* ---- the MCTS tree and its playout loop (tree.c) ---- */
+typedef struct {
+    float c_puct, fpu, virtual_loss;
+    int radius;            /* the move filter's */
+    int move_filter;       /* 0: expand every legal move (the ablation) */
+    int utss;              /* 0: no threat-space proofs at the leaves (the ablation) */
+    int utss_plies;        /* UTSS at leaves this deep below the root, the opponent to move (odd plies) */
+    int utss_plies_own;    /* ... and we (even plies) */
+    int utss_depth, utss_depth_ply1;
+    int64_t utss_nodes, utss_nodes_ply1;
+    int threat_vcf_depth;  /* > 0: expand only the answers to the opponent's hidden VCF (rj_filter_threats) */
+    int64_t threat_nodes;
+    int64_t leaf_vcf_nodes; /* > 0: a VCF for the side to move at leaves beyond the UTSS plies */
+    float prior_mix_own, prior_mix_opp; /* priors (1 - w) net + w pattern scores, w by whose move it is */
+    float pattern_scale;   /* pattern logit = scale * log(1 + score) */
+} rj_tree_config;
+#define RJ_NODE_EXPANDED 1
+#define RJ_NODE_PENDING 2
+#define RJ_NODE_VERIFIED 4
+#define RJ_NODE_NOISED 8
+typedef struct {
+    int32_t first;         /* the first child edge; -1 before expansion */
+    int32_t n;             /* number of children (moves) */
+    int32_t visits;
+    int8_t proven;         /* +1 won / -1 lost for the side to move here, 0 open */
+    uint8_t flags;         /* RJ_NODE_* */
+    int16_t win_x, win_y;  /* first move of the proof that won it (-1: none) */
+} rj_tree_node;
+/* Edge columns: a node's children are [first, first + n). value is the sum of values for the
+ * node's mover; proven is the child's proven value for the child's mover; child -1 = not made. */
+typedef struct {
+    int16_t *x, *y;
+    float *prior, *visits, *value;
+    int8_t *proven;
+    int32_t *child;
+} rj_tree_edges;
+#define RJ_TREE_MAX_BATCH 64 /* leaves waiting for the evaluator at once */
+#define RJ_TREE_PLY_STATS 16
+typedef struct rj_tree rj_tree;
+rj_tree *rj_tree_new(void);
+void rj_tree_free(rj_tree *t);
+/* Drops every node: the root is a fresh, unexpanded node. */
+void rj_tree_reset(rj_tree *t);
+int32_t rj_tree_root(const rj_tree *t);
+int32_t rj_tree_nodes(const rj_tree *t);
+size_t rj_tree_memory(const rj_tree *t);
+/* Pointers into the tree, valid until it next grows (rj_tree_gather, rj_tree_apply,
+ * rj_tree_child, rj_tree_advance). */
+rj_tree_node *rj_tree_node_at(rj_tree *t, int32_t id);
+void rj_tree_edges_of(rj_tree *t, rj_tree_edges *out);
+/* The node under child i of `node` (made if absent); -1 if node has no child i. */
+int32_t rj_tree_child(rj_tree *t, int32_t node, int i);
+/* Moves the root to its child by (x, y). Returns 1, or 0 (and resets the tree) when the root has
+ * no expanded child there. The rest of the tree stays allocated until rj_tree_compact. */
+int rj_tree_advance(rj_tree *t, int x, int y);
+/* Copies the root's subtree to the front of fresh arrays (breadth first) and frees the rest. */
+void rj_tree_compact(rj_tree *t);
+/* Runs up to `batch` playouts from the root of board b (the root's position; restored after).
+ * Leaves settled by the game, the threat sets or the prover are backed up at once (counted in
+ * *playouts); the others wait for the evaluator: their input planes go to
+ * planes[j * RJ_PLANES * size * size] (planes may be NULL) and the count of them is returned.
+ * *root_pick receives the root child of the last descent (-1: none). */
+int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *cfg, int batch, float *planes,
+                   int *playouts, int *root_pick);
+/* The moves from the root to waiting leaf j; returns their number. */
+int rj_tree_leaf_path(const rj_tree *t, int j, int16_t *xs, int16_t *ys);
+/* Expands the waiting leaves with the evaluator's logits[j * size * size + y * size + x] (a
+ * softmax over the leaf's moves) and backs up values[j] (for the leaf's side to move). */
+void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, const float *values, int size);
+/* Forgets the waiting leaves (their virtual loss undone), as if never gathered. */
+void rj_tree_cancel(rj_tree *t);
+/* Child i of `node` is proven (value for the child's mover; win_x/win_y its proof's first move or
+ * -1): records it in the node and settles the node when that decides it. */
+void rj_tree_prove_child(rj_tree *t, int32_t node, int i, int value, int win_x, int win_y);
+/* UTSS calls made at leaves `ply` below the root since the tree was last reset (the last entry
+ * counts every deeper ply). */
+int64_t rj_tree_utss_calls(const rj_tree *t, int ply);
 /* ---- classic engines' hot loops (baseline.c) ---- */
 
 /* out[y * size + x] = pattern score of the side to move's stone there (attack plus 0.9 of the
