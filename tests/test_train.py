@@ -15,6 +15,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from engine.native import lib
 from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, Rule  # noqa: E402
 from engine.net.evaluator import HeuristicEvaluator  # noqa: E402
 from engine.net.onnx_eval import ONNXEvaluator  # noqa: E402
@@ -197,17 +198,22 @@ def test_without_the_move_filter_the_root_has_every_legal_move():
 
 
 def test_without_utss_the_prover_is_never_asked(monkeypatch):
-    board = Board.from_moves([(7, 7), (8, 8), (7, 8), (9, 9), (6, 6)])
+    """Neither the tree's leaf proofs (counted in C) nor the root's VCF and checks (Python)."""
+    board = Board.from_moves([(7, 7), (8, 8), (7, 8), (9, 9), (6, 6), (10, 10)])
+
+    def leaf_proofs(m):
+        return sum(lib.rj_tree_utss_calls(m._tree, p) for p in range(lib.RJ_TREE_PLY_STATS))
+
     m = MCTS(HeuristicEvaluator(), MCTSConfig(utss=False))
     calls = []
     monkeypatch.setattr(m.prover, "solve", lambda *a, **k: calls.append(1))
     m.search(board, float("inf"), float("inf"), max_playouts=64)
-    assert not calls
+    assert not calls and leaf_proofs(m) == 0
     with_utss = MCTS(HeuristicEvaluator(), MCTSConfig())
     unknown = type("P", (), {"result": "unknown"})
     monkeypatch.setattr(with_utss.prover, "solve", lambda *a, **k: calls.append(1) or unknown)
     with_utss.search(board, float("inf"), float("inf"), max_playouts=64)
-    assert calls
+    assert calls and leaf_proofs(with_utss) > 0
 
 
 def test_root_noise_changes_the_priors_once():

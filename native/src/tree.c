@@ -442,7 +442,8 @@ static void softmax_at(const float *logits, int size, const struct rj_pending *l
     double top = -INFINITY, sum = 0.0;
     for (int i = 0; i < l->nmoves; i++) {
         int at = l->my[i] * size + l->mx[i];
-        double z = scores ? (scores[at] >= 0 ? scale * log1p((double)scores[at]) : -30.0) : logits[at];
+        /* pattern logits rounded to float, as engine.net.evaluator.pattern_logits makes them */
+        double z = scores ? (scores[at] >= 0 ? (float)(scale * log1p((double)scores[at])) : -30.0) : logits[at];
         out[i] = z;
         if (z > top)
             top = z;
