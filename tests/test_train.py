@@ -15,8 +15,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from engine.native import lib
 from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, Rule  # noqa: E402
+from engine.native import lib  # noqa: E402
 from engine.net.evaluator import HeuristicEvaluator  # noqa: E402
 from engine.net.onnx_eval import ONNXEvaluator  # noqa: E402
 from engine.search.mcts import MCTS, MCTSConfig  # noqa: E402
