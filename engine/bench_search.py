@@ -1,6 +1,7 @@
 """`make bench-search`: MCTS playouts per second on one core at 1 s a move, in opening,
 middle-game and tactical positions, with the share of time in the evaluator, in the C calls
-(candidate moves, proofs, threat checks) and in the Python tree — recorded in docs/benchmarks.md.
+(the playout loop of native/src/tree.c with its proofs and threat checks, the root's checks) and
+in Python (the search's driver) — recorded in docs/benchmarks.md.
 
     python -m engine.bench_search [--model models/x.onnx | --model none] [--seconds 1.0] [--write docs/benchmarks.md]
 
@@ -40,7 +41,7 @@ def profile_search(board: Board, evaluator, seconds: float,
     total = stats.total_tt
     net = c_time = 0.0
     for (filename, _, func), (_, _, tt, ct, _) in stats.stats.items():
-        if func == "evaluate" and "engine/net" in filename:
+        if func in ("evaluate", "evaluate_planes") and "engine/net" in filename:
             net += ct
         elif filename == "~" and ("rj_" in func or "lib" in func):
             c_time += tt
@@ -68,7 +69,7 @@ def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig 
         total = share["total"] or 1.0
         rows.append((f"[{label}] {name}: playouts per second", f"{rate:.0f} ({playouts} in {spent:.2f} s; "
                      f"median of {repeats}, range {min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f})"))
-        rows.append((f"[{label}] {name}: time in evaluator / C / Python tree (profiled)",
+        rows.append((f"[{label}] {name}: time in evaluator / C / Python (profiled)",
                      f"{share['net'] / total:.0%} / {share['c'] / total:.0%} / "
                      f"{max(0.0, 1 - (share['net'] + share['c']) / total):.0%}"))
     return rows
