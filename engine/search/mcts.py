@@ -50,11 +50,13 @@ class MCTSConfig:
     # the move likely to be played rather than to shallow checks of passing leaders: the attacks
     # that beat us need 2x10^5-2x10^6 prover nodes (docs/strength.md: 57.5% -> 67% -> 71.5% against
     # alphabeta as the checks went from 100 ms each to one of 250 ms, then 400 ms; ninth session,
-    # with the faster prover: 64.0% -> 70.5% for 500 ms from 30% of the move, 60% of it at most).
-    verify_ms: float = 500.0  # per check (0: no checks)
+    # with the faster prover: 64.0% -> 70.5% for 500 ms from 30% of the move, 60% of it at most;
+    # tenth, with the playout loop in C reaching the same playouts in half the time: 71.5% -> 75.5%
+    # for 700 ms from 20% of the move, 75% of it at most).
+    verify_ms: float = 700.0  # per check (0: no checks)
     verify_depth: int = 13
-    verify_share: float = 0.6  # of the move's time, at most, for all checks together
-    verify_after: float = 0.3  # of the move's time gone before the first check (or the search is decided)
+    verify_share: float = 0.75  # of the move's time, at most, for all checks together
+    verify_after: float = 0.2  # of the move's time gone before the first check (or the search is decided)
     # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
     # move, a node expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
