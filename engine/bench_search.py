@@ -40,13 +40,10 @@ def profile_search(board: Board, evaluator, seconds: float,
     stats = pstats.Stats(prof)
     total = stats.total_tt
     net = c_time = 0.0
-    def is_evaluator(key) -> bool:
-        return key[2] in ("evaluate", "evaluate_planes") and "engine/net" in key[0]
-
-    for key, (_, _, tt, ct, callers) in stats.stats.items():
-        if is_evaluator(key):
+    for (filename, _, func), (_, _, tt, ct, callers) in stats.stats.items():
+        if func in ("evaluate", "evaluate_planes") and "engine/net" in filename:
             net += ct
-        elif key[0] == "~" and ("rj_" in key[2] or "lib" in key[2]):
+        elif filename == "~" and ("rj_" in func or "lib" in func):
             # C called by the evaluator's own code (the heuristic's pattern scores) is the evaluator's time
             c_time += tt - sum(c[2] for k, c in callers.items() if "engine/net" in k[0])
     return mcts.info.playouts, {"net": net, "c": c_time, "total": total}
@@ -80,12 +77,14 @@ def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig 
 
 
 def render(rows, command: str) -> str:
+    play = MCTSConfig()
     return section(START, END, "Search (issue: MCTS with an ONNX policy-value net)", command, rows,
                    "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
                    "cannot be overtaken, so playouts/s is computed over the time actually spent. \"C\" includes the "
                    "threat-space proofs: the root's VCF and UTSS at the tree's first plies. The deep checks of "
                    "the leading root move are off (`verify_ms=0`): in play they take a fixed share of the move "
-                   "(up to 75%, from 20% of it) and add no playouts, so they would only hide the loop's speed. "
+                   f"(up to {play.verify_share:.0%}, from {play.verify_after:.0%} of it) and add no playouts, so they "
+                   "would only hide the loop's speed. "
                    "On a CPU the engine "
                    "plays the int8 twin of the newest net; its float source is measured in the same run for the "
                    "ratio, and without the hidden-VCF check of each expansion (\"plain filter\", "
