@@ -112,7 +112,8 @@ def run(exe: Path | None, onedir: Path | None, moves: int) -> list[tuple[str, st
 def render(rows, command: str) -> str:
     return section(START, END, "Protocol engine (issue: the Gomocup protocol engine)", command, rows,
                    "Allowed = min(timeout_turn, time_left) as the manager sends them; used = from writing the "
-                   "command to reading the move, as the referee measures it. Target: max ratio < 0.9.")
+                   "command to reading the move, as the referee measures it. Target: max ratio < 0.95 (the budget "
+                   "is 95% of the turn less 60 ms).")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timeman import MARGIN_S, UNLIMITED_MS, TimeControl, budget, moves_to_go
+from engine.timeman import MARGIN_S, MARGIN_SHARE, UNLIMITED_MS, TimeControl, budget, moves_to_go
 
 
 def test_turn_limit_with_margin():
@@ -34,7 +34,7 @@ def test_match_clock_limits_a_long_turn():
 def test_unlimited_match_uses_the_turn():
     tc = TimeControl(timeout_turn=5000, timeout_match=0, time_left=UNLIMITED_MS)
     b = budget(tc, 20, 225)
-    assert b.maximum == pytest.approx(5 * 0.85 - MARGIN_S)
+    assert b.maximum == pytest.approx(5 * (1 - MARGIN_SHARE) - MARGIN_S)
 
 
 def test_no_time_left_yet_counts_the_whole_match():
