@@ -67,3 +67,11 @@ def test_time_is_bankable_only_with_a_match_clock():
     assert not bankable(TimeControl(timeout_turn=1000, time_left=UNLIMITED_MS))
     assert bankable(TimeControl(timeout_turn=1000, timeout_match=60000))
     assert bankable(TimeControl(timeout_turn=1000, timeout_match=60000, time_left=5000))
+
+
+def test_loading_counts_its_waits_but_not_a_suspension():
+    from engine.__main__ import LOAD_WAIT_S, startup_seconds
+
+    assert startup_seconds(cpu=0.30, wall=0.38) == pytest.approx(0.38)  # waited for the disk: all of it
+    assert startup_seconds(cpu=0.30, wall=30.0) == pytest.approx(0.30 + LOAD_WAIT_S)  # frozen after START
+    assert startup_seconds(cpu=0.30, wall=0.25) == pytest.approx(0.30)  # threads: CPU ran ahead of the wall
