@@ -7,6 +7,8 @@ import os
 import sys
 import time
 
+from engine.timeman import loading_charge
+
 # When loading started, on both clocks (the interpreter's own start is in the CPU reading).
 _LOAD_T0 = time.monotonic()
 _LOAD_CPU0 = time.process_time()
@@ -27,20 +29,13 @@ def protocol_stdout() -> io.TextIOWrapper:
 # not in our CPU clock. Measured here: 0.67 s cold start one-file against 0.12 s one-folder
 # (docs/benchmarks.md, make bench-protocol); rounded up for slower disks.
 ONEFILE_UNPACK_S = 0.7
-# Loading also waits for the disk and for other processes, which CPU time does not show: seen
-# here, a first move of 1,037 ms at 1 s a move when four engines loaded at once (a match start).
-# Wall time shows it but also holds any suspension after START, so it counts up to this much
-# more than the CPU time.
-LOAD_WAIT_S = 0.15
 
 
-def startup_seconds(cpu: float | None = None, wall: float | None = None) -> float:
+def startup_seconds() -> float:
     """Loading time the first move's clock may already have paid (the referee freezes the engine
-    right after START): the wall time of loading, but no more than the CPU time plus LOAD_WAIT_S,
-    plus the unpacking of a one-file executable. `cpu` and `wall` (seconds so far) are for tests."""
-    cpu = time.process_time() if cpu is None else cpu
-    wall = _LOAD_CPU0 + time.monotonic() - _LOAD_T0 if wall is None else wall
-    spent = max(cpu, min(wall, cpu + LOAD_WAIT_S))
+    right after START): timeman.loading_charge of our clocks, plus the unpacking of a one-file
+    executable."""
+    spent = loading_charge(time.process_time(), _LOAD_CPU0 + time.monotonic() - _LOAD_T0)
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass and os.path.basename(meipass).startswith("_MEI"):
         spent += ONEFILE_UNPACK_S

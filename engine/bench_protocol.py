@@ -17,6 +17,7 @@ from pathlib import Path
 from engine.bench import section, write
 from engine.board import Board, Rule
 from engine.enginepipe import PYTHON_ENGINE, EngineProcess
+from engine.timeman import MARGIN_S, MARGIN_SHARE
 
 START, END = "<!-- bench:protocol:start -->", "<!-- bench:protocol:end -->"
 
@@ -113,8 +114,9 @@ def run(exe: Path | None, onedir: Path | None, moves: int) -> list[tuple[str, st
 def render(rows, command: str) -> str:
     return section(START, END, "Protocol engine (issue: the Gomocup protocol engine)", command, rows,
                    "Allowed = min(timeout_turn, time_left) as the manager sends them; used = from writing the "
-                   "command to reading the move, as the referee measures it. Target: max ratio < 0.95 (the budget "
-                   "is 95% of the turn less 60 ms).")
+                   "command to reading the move, as the referee measures it. Target: max ratio "
+                   f"< {1 - MARGIN_SHARE:g} (the budget is {1 - MARGIN_SHARE:.0%} of the turn less "
+                   f"{MARGIN_S * 1e3:.0f} ms).")
 
 
 def main(argv: list[str] | None = None) -> int:

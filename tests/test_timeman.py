@@ -3,7 +3,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timeman import MARGIN_S, MARGIN_SHARE, UNLIMITED_MS, TimeControl, budget, moves_to_go
+from engine.timeman import (
+    LOAD_WAIT_S,
+    MARGIN_S,
+    MARGIN_SHARE,
+    UNLIMITED_MS,
+    TimeControl,
+    budget,
+    loading_charge,
+    moves_to_go,
+)
 
 
 def test_turn_limit_with_margin():
@@ -70,8 +79,6 @@ def test_time_is_bankable_only_with_a_match_clock():
 
 
 def test_loading_counts_its_waits_but_not_a_suspension():
-    from engine.__main__ import LOAD_WAIT_S, startup_seconds
-
-    assert startup_seconds(cpu=0.30, wall=0.38) == pytest.approx(0.38)  # waited for the disk: all of it
-    assert startup_seconds(cpu=0.30, wall=30.0) == pytest.approx(0.30 + LOAD_WAIT_S)  # frozen after START
-    assert startup_seconds(cpu=0.30, wall=0.25) == pytest.approx(0.30)  # threads: CPU ran ahead of the wall
+    assert loading_charge(cpu=0.30, wall=0.38) == pytest.approx(0.38)  # waited for the disk: all of it
+    assert loading_charge(cpu=0.30, wall=30.0) == pytest.approx(0.30 + LOAD_WAIT_S)  # frozen after START
+    assert loading_charge(cpu=0.30, wall=0.25) == pytest.approx(0.30)  # threads: CPU ran ahead of the wall
