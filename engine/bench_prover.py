@@ -24,6 +24,7 @@ from engine.prover import Prover
 ROOT = Path(__file__).resolve().parents[1]
 DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
 UTSS_CALLS = ROOT / "tests" / "data" / "utss_calls.jsonl"
+REFUTATIONS = ROOT / "tests" / "data" / "refutations.jsonl"
 START, END = "<!-- bench:prover:start -->", "<!-- bench:prover:end -->"
 
 
@@ -138,6 +139,31 @@ def utss_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def dfpn_rows() -> list[tuple[str, str, str]]:
+    """The opponent's wins the check of the leading move is there to find: on the positions after
+    the engine's decisive moves in lost games, and on the search's own checks, how many UTSS (13
+    plies, as the check) and df-pn (40 plies) prove at the check's budgets, and in how long."""
+    sets = [("positions after the decisive move of 20 lost games", load(REFUTATIONS)),
+            ("the search's checks of its leading move (60 calls)",
+             [c for c in load(UTSS_CALLS) if call_class(c) == "check of the leading move"])]
+    rows = []
+    for name, recs in sets:
+        boards = [Board.from_moves(parse_points(r["moves"])) for r in recs]
+        for ms in (200, 700):
+            cells = []
+            for kind, depth in (("utss", 13), ("dfpn", 40)):
+                prover, won, spent = Prover(tt_bits=20), 0, 0.0
+                for b in boards:
+                    prover.clear()
+                    p = prover.solve(b, kind, depth, budget_ms=ms)
+                    won += p.result == "win"
+                    spent += p.ms
+                cells.append(f"{won} / {spent:.0f}")
+            rows.append((f"opponent's wins proven / ms in all at {ms} ms, utss vs dfpn: {name}",
+                         " vs ".join(cells), ""))
+    return rows
+
+
 def load(path: Path = DATASET) -> list[dict]:
     lines = path.read_text().splitlines()
     return [json.loads(line) for line in lines[1:] if line.strip()]
@@ -184,7 +210,7 @@ def run() -> list[tuple[str, str, str]]:
             p = Prover().solve(b, "utss", max_depth=2 * check["max_depth"] - 1, threat_depth=check["vct_threat_limit"])
         rows.append((f"puzzle {rec['id'].split(':')[1]} ({check['kind'].upper()}, depth {check['max_depth']})",
                      f"{p.result}, {p.ms:.1f} ms, {p.nodes} nodes", ""))
-    return rows + utss_rows()
+    return rows + utss_rows() + dfpn_rows()
 
 
 def render(rows, command: str) -> str:
@@ -195,7 +221,10 @@ def render(rows, command: str) -> str:
                    "`collect-utss`: 1,060 sampled from 18,985 calls in 12 games against alphabeta); "
                    "`utss-exact` is the same search without the stop at a node's first holding move and "
                    "without the unprobed last-ply moves, i.e. what `utss` did before the ninth session "
-                   "apart from the leaf and fukumi savings (docs/strength.md compares with the old code).")
+                   "apart from the leaf and fukumi savings (docs/strength.md compares with the old code). "
+                   "The df-pn rows: tests/data/refutations.jsonl holds the positions after the engine's "
+                   "decisive move in each game it lost in a 100-game match against alphabeta (thirteenth "
+                   "session); a win proven there is the refutation the check of the leading move missed.")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Threat-space proofs over the native prover: VCF and UTSS for the side to move.
+"""Threat-space proofs over the native prover: VCF, UTSS and df-pn for the side to move.
 
     proof = solve(board, kind="vcf", max_depth=12, budget_nodes=1_000_000, budget_ms=1000)
     proof.result -> "win" | "loss" | "draw" | "unknown"; proof.line -> [(x, y), ...]
@@ -11,8 +11,10 @@ from engine.board import _POINTS, Board, Move
 from engine.native import BoardError, check, ffi, lib
 
 # "utss" settles wins and losses and may answer "unknown" for a quiet position; "utss-exact" searches
-# on to tell "draw" (no threat wins for either side) from "unknown", at some cost.
-KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT}
+# on to tell "draw" (no threat wins for either side) from "unknown", at some cost; "dfpn" proves
+# the side to move's win by proof-number search over the same threat space ("win" or "unknown").
+KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT,
+         "dfpn": lib.RJ_PROVE_DFPN}
 RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
            lib.RJ_PROOF_UNKNOWN: "unknown"}
 DEFAULT_TT_BITS = 18  # 4 MB
@@ -52,13 +54,14 @@ class Prover:
     def solve(self, board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
               budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
         """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
-        plies for UTSS (default 9). threat_depth: the longest VCF (in fours) that a quiet UTSS
-        attack may threaten — a three threatens one, 0 means fours only, None the default (3).
+        plies for UTSS (default 9), the longest line for df-pn (default 40). threat_depth: the
+        longest VCF (in fours) that a quiet attack may threaten — a three threatens one, 0 means
+        fours only, None the default (3).
         Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
             raise BoardError(f"unknown proof kind {kind!r}: choose {', '.join(KINDS)}")
         if max_depth is None:
-            max_depth = 60 if kind == "vcf" else 9
+            max_depth = {"vcf": 60, "dfpn": 40}.get(kind, 9)
         out = self._out
         depth_of_threats = -1 if threat_depth is None else threat_depth
         check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, depth_of_threats, budget_nodes, budget_ms, out),

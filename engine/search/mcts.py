@@ -55,6 +55,13 @@ class MCTSConfig:
     # of the move, 75% of it at most, 70.0% over two 100-game runs (75.5%, 64.5%) - level, kept).
     verify_ms: float = 700.0  # per check (0: no checks)
     verify_depth: int = 13
+    # The share of each check that goes first to a proof-number search (df-pn) of the opponent's
+    # threat-space win, with lines of up to verify_dfpn_plies; the UTSS gets the rest (it also
+    # proves our wins). df-pn reaches the long narrow refutations that UTSS's iterations do not:
+    # in 200 ms it proves 40 of 60 positions from lost games that UTSS proves 27 of in 700 ms
+    # (docs/strength.md, thirteenth session). 0: UTSS only.
+    verify_dfpn: float = 0.0
+    verify_dfpn_plies: int = 40
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
     verify_after: float = 0.2  # of the move's time gone before the first check (or the search is decided)
     # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
@@ -396,15 +403,26 @@ class MCTS:
         return i if n[i] >= 0 else -1
 
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
-        """A deep UTSS after root move i, the opponent to move: its win proves our move lost, its
-        loss proves our move won; either way the proof propagates."""
+        """A deep look after root move i, the opponent to move (df-pn first when verify_dfpn > 0,
+        then UTSS): its win proves our move lost, its loss proves our move won; either way the
+        proof propagates."""
         child = root.child(i)
         child.verified = True
         lib.rj_play(b._b, *root.moves[i])
         try:
             if b.game_over or seconds <= 0:
                 return
-            proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=seconds * 1000)
+            end = time.monotonic() + seconds
+            share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
+            proof = None
+            if share > 0:
+                proof = self.prover.solve(b, "dfpn", max_depth=self.cfg.verify_dfpn_plies,
+                                          budget_ms=seconds * share * 1000)
+            left = end - time.monotonic()
+            if (proof is None or proof.result != "win") and left > 0.001:
+                proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=left * 1000)
+            if proof is None:
+                return
         finally:
             lib.rj_undo(b._b)
         if proof.result in ("win", "loss"):

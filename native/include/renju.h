@@ -183,7 +183,9 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
 /* RJ_PROVE_UTSS settles wins and losses; a node whose parent only asks whether it is lost stops
  * at its first move that holds within the depth, so a quiet position may come back unknown.
  * RJ_PROVE_UTSS_EXACT searches on to tell draws (no threat wins for either side) from unknowns. */
-enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2 };
+/* RJ_PROVE_DFPN proves the side to move's threat-space win by proof-number search (max_depth caps
+ * a line's plies); it answers WIN or UNKNOWN. */
+enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2, RJ_PROVE_DFPN = 3 };
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
 

@@ -15,10 +15,17 @@
  * searches no deeper than `depth`. */
 struct tt_entry {
     uint64_t key;
-    int8_t value;
-    uint8_t depth;
-    int16_t move;
-    uint32_t pad;
+    union {
+        struct { /* VCF and UTSS */
+            int8_t value;
+            uint8_t depth;
+            int16_t move;
+            uint32_t pad;
+        };
+        struct { /* df-pn: proof and disproof numbers */
+            uint32_t pn, dn;
+        };
+    };
 };
 
 struct search;
@@ -38,6 +45,8 @@ struct search {
     int aborted;
     int threat_depth; /* longest VCF a quiet attack may threaten (a three threatens one four) */
     int exact;        /* tell draws from unknowns: no stop at a node's first holding move */
+    int max_ply; /* df-pn: the deepest ply a line may reach */
+    uint64_t salt; /* df-pn: the proof's key namespace */
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];
 };
@@ -351,7 +360,73 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
     }
 }
 
+/* The side to move c faces a VCF of o's, whose line has_vcf left in s->pv[ply + 1]: the answers
+ * are c's fours and the points of that line after which o has no VCF of vdepth fours any more. */
+static void vcf_answers(struct search *s, int vdepth, int ply, rj_list *moves)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    int16_t line[RJ_MAX_LINE_PLIES];
+    int n = s->pv_len[ply + 1];
+    memcpy(line, s->pv[ply + 1], (size_t)n * sizeof line[0]);
+    rj_points seen = {{0}};
+    moves->n = 0;
+    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
+        if (!rj_points_has(&seen, pos) && rj_legal_for(b, c, pos) && moves->n < RJ_MAX_LIST) {
+            rj_points_add(&seen, pos);
+            moves->pos[moves->n++] = (int16_t)pos;
+        }
+    });
+    for (int i = 0; i < n && !s->aborted; i++) {
+        int q = line[i];
+        if (rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
+            continue;
+        rj_points_add(&seen, q);
+        probe(b, q);
+        int still = has_vcf(s, o, vdepth, ply + 1);
+        unprobe(b, q);
+        if (!still && moves->n < RJ_MAX_LIST)
+            moves->pos[moves->n++] = (int16_t)q;
+    }
+}
+
 static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
+
+/* Order of the attacker's moves in df-pn, which breaks ties between equal proof numbers by list
+ * order: the moves likely to decide first. Moves making two threats at once
+ * (a four-three, a double four or double three), then fours, then by the lines the stone builds
+ * for the mover and breaks for the opponent. */
+static int order_score(const rj_board *b, int color, int pos)
+{
+    static const int BUILD[RJ_PT_COUNT] = {[RJ_PT_DEAD2] = 1, [RJ_PT_LIVE2] = 2, [RJ_PT_DEAD3] = 2,
+                                           [RJ_PT_LIVE3] = 4, [RJ_PT_DEAD4] = 4, [RJ_PT_LIVE4] = 8};
+    int score = 0, threats = 0;
+    for (int d = 0; d < 4; d++) {
+        int t = rj_pat(b, pos, d, color), u = rj_pat(b, pos, d, 3 - color);
+        threats += t == RJ_PT_LIVE3 || t == RJ_PT_DEAD4 ? 1 : t == RJ_PT_LIVE4 ? 2 : 0;
+        score += 2 * BUILD[t] + BUILD[u];
+    }
+    if (threats >= 2)
+        score += 1000;
+    if (rj_in_set(b, color, RJ_SET_FOUR, pos) || rj_in_set(b, color, RJ_SET_LIVE4, pos))
+        score += 100;
+    return score;
+}
+
+/* Stable insertion sort of moves[start..n) by order_score, highest first (lists are short). */
+static void order_moves(const rj_board *b, int color, rj_list *moves, int start)
+{
+    int score[RJ_MAX_LIST];
+    for (int i = start; i < moves->n; i++) {
+        int m = moves->pos[i], v = order_score(b, color, m), j = i;
+        for (; j > start && score[j - 1] < v; j--) {
+            score[j] = score[j - 1];
+            moves->pos[j] = moves->pos[j - 1];
+        }
+        score[j] = v;
+        moves->pos[j] = (int16_t)m;
+    }
+}
 
 /* `threatened`: the opponent's last move threatens a VCF (it was a quiet fukumi move).
  * Fail-soft: once the value reaches `beta` the node stops and returns that lower bound (the
@@ -397,29 +472,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     rj_list moves;
     int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth, want_fukumi = 0;
     if (level == 0 && threatened && has_vcf(s, o, vdepth, ply + 1)) {
-        /* o threatens a VCF: answers are the points of its line that break it, and our fours */
-        int16_t line[RJ_MAX_LINE_PLIES];
-        int n = s->pv_len[ply + 1];
-        memcpy(line, s->pv[ply + 1], (size_t)n * sizeof line[0]);
-        rj_points seen = {{0}};
-        moves.n = 0;
-        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
-            if (!rj_points_has(&seen, pos) && rj_legal_for(b, c, pos) && moves.n < RJ_MAX_LIST) {
-                rj_points_add(&seen, pos);
-                moves.pos[moves.n++] = (int16_t)pos;
-            }
-        });
-        for (int i = 0; i < n && !s->aborted; i++) {
-            int q = line[i];
-            if (rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
-                continue;
-            rj_points_add(&seen, q);
-            probe(b, q);
-            int still = has_vcf(s, o, vdepth, ply + 1);
-            unprobe(b, q);
-            if (!still && moves.n < RJ_MAX_LIST)
-                moves.pos[moves.n++] = (int16_t)q;
-        }
+        vcf_answers(s, vdepth, ply, &moves);
         if (s->aborted)
             return RJ_PROOF_UNKNOWN;
         level = 1; /* threatened: a quiet move loses */
@@ -519,6 +572,212 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         e->move = (int16_t)best_move;
     }
     return value;
+}
+
+/* ---- df-pn ----------------------------------------------------------------------------- */
+
+/* Depth-first proof-number search for the attacker's win over the same threat space as UTSS:
+ * the attacker (the side to move at the root) plays M(c) and, near the root, fukumi moves; the
+ * defender plays its defences and counter-fours, or, facing a quiet move, its fours and the points
+ * that break the threatened VCF. No depth iterations: the proof and disproof numbers steer the
+ * search down the narrowest lines first, which is what long threat sequences need. */
+
+#define PN_INF 100000000u
+#define KEY_DFPN 0x94d049bb133111ebull
+#define DFPN_FUKUMI_PLIES 6 /* fukumi moves at the attacker's nodes up to this ply */
+
+/* Table keys of one proof's namespace: the attacker, and the root's stone count, so that a node's
+ * ply (which bounds its line and decides its fukumi moves) follows from its position. */
+static uint64_t dfpn_salt(const rj_board *b, int attacker)
+{
+    return KEY_DFPN ^ (uint64_t)attacker * 0x9E3779B97F4A7C15ull ^ (uint64_t)(b->nstones + 1) * 0xBF58476D1CE4E5B9ull;
+}
+
+static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
+{
+    struct tt_entry *e = tt_slot(s, key);
+    if (e->key == key) {
+        *pn = e->pn;
+        *dn = e->dn;
+    } else {
+        *pn = 1;
+        *dn = 1;
+    }
+}
+
+static int dfpn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
+{
+    struct tt_entry *e = tt_slot(s, key);
+    if (e->key != key)
+        return 0;
+    *pn = e->pn;
+    *dn = e->dn;
+    return 1;
+}
+
+/* The numbers of a child not searched yet. A four leaves one block and a double threat is
+ * nearly won, while a three leaves its few defences and our counter-fours: a child is cheaper to
+ * prove the fewer answers it leaves. */
+static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t *pn, uint32_t *dn)
+{
+    *pn = 1;
+    *dn = 1;
+    if (!or_node)
+        return;
+    const int c = b->to_move;
+    if (!rj_in_set(b, c, RJ_SET_FOUR, pos) && !rj_in_set(b, c, RJ_SET_LIVE4, pos) && !two_threats(b, c, pos))
+        *pn = 3;
+}
+
+static void dfpn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
+{
+    struct tt_entry *e = tt_slot(s, key);
+    e->key = key;
+    e->pn = pn;
+    e->dn = dn;
+}
+
+/* The moves of a node, or its value when the position settles it: 1 the attacker wins, -1 it
+ * does not (within this threat space), 0 open with `moves` to search. */
+static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c, or_node = c == attacker;
+    moves->n = 0;
+    if (first_point(b, c, RJ_SET_FIVE) >= 0)
+        return or_node ? 1 : -1;
+    int level = rj_threat_of(b, o);
+    if (level == 3 || (level == 2 && !rj_legal_for(b, c, first_point(b, o, RJ_SET_FIVE))))
+        return or_node ? -1 : 1;
+    if (ply >= s->max_ply)
+        return -1;
+    if (or_node) {
+        rj_unified(b, moves);
+        if (level == 0 && ply <= DFPN_FUKUMI_PLIES && s->threat_depth > 0)
+            add_fukumi(s, 2 * s->threat_depth + 1, ply, moves);
+        order_moves(b, c, moves, 0);
+        return moves->n ? 0 : -1;
+    }
+    if (level > 0) {
+        rj_unified(b, moves);
+        return moves->n ? 0 : 1;
+    }
+    /* a quiet attacker move: it must threaten a VCF (it may be a block, or a fukumi move) */
+    if (!has_vcf(s, o, s->threat_depth, ply + 1))
+        return -1;
+    vcf_answers(s, s->threat_depth, ply, moves);
+    return moves->n ? 0 : 1;
+}
+
+/* The key of the position after `pos` is played, without playing it. */
+static uint64_t dfpn_child_key(const rj_board *b, int pos, uint64_t salt)
+{
+    return b->hash ^ rj_zobrist(pos, b->to_move) ^ RJ_ZOBRIST_WHITE_TO_MOVE ^ salt;
+}
+
+/* Multiple iterative deepening at one node: searches until its proof or disproof number reaches
+ * its threshold (or a budget runs out), then stores and returns both numbers. */
+static void dfpn_mid(struct search *s, int attacker, int ply, uint32_t thpn, uint32_t thdn, uint32_t *out_pn,
+                     uint32_t *out_dn)
+{
+    rj_board *b = s->b;
+    const uint64_t salt = s->salt, key = b->hash ^ salt;
+    if (out_of_budget(s)) {
+        dfpn_lookup(s, key, out_pn, out_dn);
+        return;
+    }
+    rj_list moves;
+    int settled = dfpn_moves(s, attacker, ply, &moves);
+    if (s->aborted) {
+        dfpn_lookup(s, key, out_pn, out_dn);
+        return;
+    }
+    if (settled) {
+        *out_pn = settled > 0 ? 0 : PN_INF;
+        *out_dn = settled > 0 ? PN_INF : 0;
+        dfpn_store(s, key, *out_pn, *out_dn);
+        return;
+    }
+    const int or_node = b->to_move == attacker;
+    uint32_t pn = 1, dn = 1;
+    for (;;) {
+        /* OR node: pn = min over children, dn = sum; AND node the other way round */
+        uint32_t best_v = PN_INF + 1, second = PN_INF, best_pn = 0, best_dn = 0;
+        uint64_t sum = 0;
+        int best = -1;
+        for (int i = 0; i < moves.n; i++) {
+            uint32_t cpn, cdn;
+            if (!dfpn_find(s, dfpn_child_key(b, moves.pos[i], salt), &cpn, &cdn))
+                dfpn_guess(b, or_node, moves.pos[i], &cpn, &cdn);
+            uint32_t v = or_node ? cpn : cdn;
+            sum += or_node ? cdn : cpn;
+            if (v < best_v) {
+                second = best_v;
+                best_v = v;
+                best = i;
+                best_pn = cpn;
+                best_dn = cdn;
+            } else if (v < second) {
+                second = v;
+            }
+        }
+        uint32_t total = sum > PN_INF ? PN_INF : (uint32_t)sum;
+        pn = or_node ? best_v : total;
+        dn = or_node ? total : best_v;
+        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0)
+            break;
+        /* the child's thresholds: stay below the second-best sibling (plus a quarter, so that
+         * two close siblings do not take turns at every step) and within this node's own */
+        uint32_t limit = second >= PN_INF ? PN_INF : second + second / 4 + 1;
+        uint32_t cthpn, cthdn;
+        if (or_node) {
+            cthpn = thpn < limit ? thpn : limit;
+            cthdn = thdn - dn + best_dn;
+        } else {
+            cthdn = thdn < limit ? thdn : limit;
+            cthpn = thpn - pn + best_pn;
+        }
+        uint32_t cpn, cdn;
+        probe(b, moves.pos[best]);
+        dfpn_mid(s, attacker, ply + 1, cthpn, cthdn, &cpn, &cdn);
+        unprobe(b, moves.pos[best]);
+        if (s->aborted)
+            break;
+    }
+    dfpn_store(s, key, pn, dn);
+    *out_pn = pn;
+    *out_dn = dn;
+}
+
+/* After a proof: the attacker's line, read back from the table (each attacker move a proven
+ * child, each defence the first), into s->pv[0]. It stops where the table no longer holds the
+ * proof; complete_line finishes it. */
+static void dfpn_line(struct search *s, int attacker)
+{
+    rj_board *b = s->b;
+    const uint64_t salt = s->salt;
+    int16_t line[RJ_MAX_LINE_PLIES];
+    int n = 0;
+    rj_list moves;
+    while (n < s->max_ply && n < RJ_MAX_LINE_PLIES - 8) {
+        if (dfpn_moves(s, attacker, n, &moves) != 0 || s->aborted)
+            break;
+        int pick = -1;
+        for (int i = 0; i < moves.n && pick < 0; i++) {
+            uint32_t cpn, cdn;
+            dfpn_lookup(s, dfpn_child_key(b, moves.pos[i], salt), &cpn, &cdn);
+            if (cpn == 0)
+                pick = i;
+        }
+        if (pick < 0)
+            break;
+        line[n++] = moves.pos[pick];
+        probe(b, moves.pos[pick]);
+    }
+    for (int i = n - 1; i >= 0; i--)
+        unprobe(b, line[i]);
+    memcpy(s->pv[0], line, (size_t)n * sizeof line[0]);
+    s->pv_len[0] = n;
 }
 
 /* Extends a proof's line to the five: a line can stop short where a transposition hit, a
@@ -636,11 +895,35 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     out->value = RJ_PROOF_UNKNOWN;
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
-    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT)
+    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT && kind != RJ_PROVE_DFPN)
         return RJ_E_BADKIND;
     const double t0 = rj_now_ns();
     struct search *s = start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
+    if (kind == RJ_PROVE_DFPN) {
+        const int attacker = b->to_move;
+        uint32_t pn, dn;
+        s->salt = dfpn_salt(b, attacker);
+        s->max_ply = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 16 ? RJ_MAX_LINE_PLIES - 16 : max_depth;
+        dfpn_mid(s, attacker, 0, PN_INF, PN_INF, &pn, &dn);
+        int aborted = s->aborted;
+        out->value = pn == 0 ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
+        if (pn == 0) {
+            s->aborted = 0;
+            dfpn_line(s, attacker);
+            complete_line(s, attacker);
+            out->line_len = s->pv_len[0];
+            for (int i = 0; i < out->line_len; i++) {
+                out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
+                out->line_y[i] = (int16_t)rj_pos_y(s->pv[0][i]);
+            }
+        }
+        out->depth = s->max_ply;
+        out->nodes = s->nodes;
+        out->aborted = aborted;
+        out->ms = (rj_now_ns() - t0) / 1e6;
+        return RJ_OK;
+    }
     s->exact = kind == RJ_PROVE_UTSS_EXACT;
     if (kind == RJ_PROVE_UTSS_EXACT)
         kind = RJ_PROVE_UTSS;
