@@ -184,6 +184,8 @@ def test_loss_analysis_finds_the_move_that_lost():
     assert loss.line and loss.line[0] in ((4, 5), (8, 5))  # white's open four
     assert loss.safe == loss.candidates == 4  # the filter's answers to the three (its four blocks) all hold
     assert analyse_game(game, "them", Prover(), 200.0, Rule.FREESTYLE, 15, 1) is None  # the winner lost nothing
+    by_dfpn = analyse_game(game, "me", Prover(), 200.0, Rule.FREESTYLE, 15, 1, kind="dfpn")
+    assert by_dfpn.decisive == 6 and by_dfpn.safe == by_dfpn.candidates == 4
 
 
 def test_time_odds_multiply_one_engines_limits():

@@ -2,10 +2,12 @@
 from the end, the first of the engine's moves after which the opponent has a proven (UTSS) win, how
 long that win is, and whether the position before it was already lost (no candidate move survives).
 
-    python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500]
+    python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500] [--kind dfpn]
 
 A "lost already" loss means the real mistake came earlier, where the prover sees nothing: typically
-a quiet move of the opponent after which every defence loses.
+a quiet move of the opponent after which every defence loses. `--kind dfpn` proves with the
+proof-number search (lines of up to 40 plies) instead of UTSS (17 plies, alternatives 13): it finds
+the long refutations UTSS misses, so it blames earlier moves.
 """
 from __future__ import annotations
 
@@ -37,8 +39,9 @@ def _moves(game: dict) -> list[Move]:
 
 
 def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule = Rule.RENJU,
-                 size: int = 15, index: int = 0) -> Loss | None:
+                 size: int = 15, index: int = 0, kind: str = "utss") -> Loss | None:
     """The loss's decisive move, or None when `engine` did not lose this game."""
+    deep, shallow = (40, 40) if kind == "dfpn" else (17, 13)
     winner = game.get("winner")
     if winner not in ("black", "white") or game[winner] == engine:
         return None
@@ -51,7 +54,7 @@ def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule 
         if board.game_over:
             continue
         prover.clear()
-        proof = prover.solve(board, "utss", max_depth=17, budget_ms=ms)
+        proof = prover.solve(board, kind, max_depth=deep, budget_ms=ms)
         if proof.result != "win":
             break
         decisive, line, nodes = i, proof.line, proof.nodes
@@ -64,7 +67,7 @@ def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule 
             after = before.copy()
             after.play(*m)
             prover.clear()
-            if after.game_over or prover.solve(after, "utss", max_depth=13, budget_ms=ms / 10).result != "win":
+            if after.game_over or prover.solve(after, kind, max_depth=shallow, budget_ms=ms / 10).result != "win":
                 safe += 1
     return Loss(index, colour, len(seq), decisive, line, nodes, safe, candidates)
 
@@ -75,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("results", type=Path, help="a match's results.json")
     ap.add_argument("--engine", default="pbrain-renju")
     ap.add_argument("--ms", type=float, default=1500.0, help="prover time per position (default %(default)s)")
+    ap.add_argument("--kind", choices=["utss", "dfpn"], default="utss", help="the prover (default %(default)s)")
     ap.add_argument("--rule", default="renju")
     ap.add_argument("--size", type=int, default=15)
     args = ap.parse_args(argv)
@@ -83,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     rule = Rule.parse(args.rule)
     losses = already = 0
     for n, game in enumerate(games, start=1):
-        loss = analyse_game(game, args.engine, prover, args.ms, rule, args.size, n)
+        loss = analyse_game(game, args.engine, prover, args.ms, rule, args.size, n, args.kind)
         if loss is None:
             continue
         losses += 1
