@@ -8,6 +8,7 @@ import random
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.board import Board, Color, Result, Rule
@@ -146,3 +147,28 @@ def test_the_check_with_dfpn_refutes_the_move_that_lost():
     assert m.root.cp[i] == 1  # won for the opponent, the child's mover
     assert m.root.children[i].win_move is not None
     assert before.moves == board.moves[:-1]  # the board is unchanged
+
+
+def test_after_a_disproof_the_check_gives_utss_its_share_of_the_rest(monkeypatch):
+    """df-pn first; when it has searched the opponent's threats out without a win, the UTSS gets
+    verify_utss_after_disproof of the check's remaining time (0: none, the time goes back to the
+    playouts)."""
+    before = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    for after_disproof, expected in ((1.0, ["dfpn", "utss"]), (0.0, ["dfpn"])):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.8, verify_utss_after_disproof=after_disproof))
+        m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)
+        calls = []
+        real = m.prover.solve
+
+        def record(board, kind="vcf", *args, **kwargs):
+            proof = real(board, kind, *args, **kwargs)
+            calls.append((kind, proof))
+            return proof
+
+        monkeypatch.setattr(m.prover, "solve", record)
+        i = int(np.argmax(m.root.priors))
+        m._verify(before.copy(), m.root, i, seconds=0.2)
+        assert [kind for kind, _ in calls] == expected
+        assert calls[0][1].result == "unknown" and not calls[0][1].aborted  # disproved
+        if len(calls) > 1:
+            assert calls[1][1].ms <= 0.2 * 1000 - calls[0][1].ms + 5

@@ -62,6 +62,10 @@ class MCTSConfig:
     # (docs/strength.md, thirteenth session). 0: UTSS only.
     verify_dfpn: float = 0.0
     verify_dfpn_plies: int = 40
+    # When df-pn has disproved the opponent's win (searched it out, no budget cut), the share of
+    # the check's remaining time that the UTSS still gets, for our own wins; the rest goes back to
+    # the playouts (1: all of it).
+    verify_utss_after_disproof: float = 1.0
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
     verify_after: float = 0.2  # of the move's time gone before the first check (or the search is decided)
     # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
@@ -419,6 +423,8 @@ class MCTS:
                 proof = self.prover.solve(b, "dfpn", max_depth=self.cfg.verify_dfpn_plies,
                                           budget_ms=seconds * share * 1000)
             left = end - time.monotonic()
+            if proof is not None and proof.result != "win" and not proof.aborted:
+                left *= min(max(self.cfg.verify_utss_after_disproof, 0.0), 1.0)
             if (proof is None or proof.result != "win") and left > 0.001:
                 proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=left * 1000)
             if proof is None:
