@@ -123,6 +123,11 @@ def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
         if (i + 1) % 2 == 0:
             expected.append(1.0 if board.to_move == Color.BLACK else -1.0)
     assert z.tolist() == expected and set(z.tolist()) == {1.0}
+    # Filters: positions by stone count, games by the size of their opening.
+    _, z_mid = valuecheck.match_positions(results, every=2, stones=(10, 20))
+    assert len(z_mid) == sum(1 for n in range(2, len(moves), 2) if 10 <= n <= 20)
+    _, z_none = valuecheck.match_positions(results, every=2, opening_stones=5)
+    assert len(z_none) == 0
     # check() = the ONNX evaluator's values, summarised.
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))
     path = tmp_path / "v.onnx"

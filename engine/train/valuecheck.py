@@ -36,22 +36,28 @@ class ValueCheck:
     top1: float = float("nan")  # share of positions whose top policy point is the target's
 
 
-def match_positions(results: list[dict], every: int = 3, size: int = 15,
-                    rule: Rule = Rule.RENJU) -> tuple[np.ndarray, np.ndarray]:
+def match_positions(results: list[dict], every: int = 3, size: int = 15, rule: Rule = Rule.RENJU,
+                    stones: tuple[int, int] = (0, 10**9),
+                    opening_stones: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Planes [N, C, n, n] and results z [N] (+1 the side to move won) of every `every`-th position
-    of the decided games, the final position excluded."""
+    of the decided games, the final position excluded; only positions with `stones` (lo, hi)
+    stones, and only games whose opening had `opening_stones` stones when given."""
     planes, z = [], []
     for game in results:
         if game.get("winner") not in ("black", "white"):
+            continue
+        if opening_stones is not None and len(game["opening"]) != opening_stones:
             continue
         winner = Color.BLACK if game["winner"] == "black" else Color.WHITE
         moves = [tuple(m[:2]) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
         board = Board(size, rule)
         for i, (x, y) in enumerate(moves[:-1]):
             board.play(x, y)
-            if (i + 1) % every == 0 and not board.game_over:
+            if (i + 1) % every == 0 and not board.game_over and stones[0] <= board.stone_count <= stones[1]:
                 planes.append(board.planes(np.zeros((FEATURE_PLANES, size, size), np.float32)))
                 z.append(1.0 if board.to_move == winner else -1.0)
+    if not planes:
+        return np.zeros((0, FEATURE_PLANES, size, size), np.float32), np.zeros(0, np.float32)
     return np.stack(planes), np.array(z, dtype=np.float32)
 
 
@@ -95,7 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=3, help="keep every N-th position (default 3)")
     ap.add_argument("--rule", default="renju")
     ap.add_argument("--min-generation", type=int, default=-(10**9), help="with a buffer: first generation scored")
+    ap.add_argument("--stones", default="0-1000000000", help="with a match: positions with LO-HI stones only")
+    ap.add_argument("--opening-stones", type=int, help="with a match: games whose opening had N stones only")
     args = ap.parse_args(argv)
+    try:
+        lo, hi = (int(v) for v in args.stones.split("-"))
+    except ValueError:
+        print(f"--stones wants LO-HI, not {args.stones!r}", file=sys.stderr)
+        return 2
     missing = [m for m in [args.results, *args.models] if not Path(m).is_file()]
     if missing:
         print(f"not found: {', '.join(missing)}", file=sys.stderr)
@@ -106,8 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(z)} positions of held-out self-play games from generation {args.min_generation}")
     else:
         results = json.loads(Path(args.results).read_text())
-        planes, z = match_positions(results, args.every, rule=Rule.parse(args.rule))
+        planes, z = match_positions(results, args.every, rule=Rule.parse(args.rule), stones=(lo, hi),
+                                    opening_stones=args.opening_stones)
         print(f"{len(z)} positions of {sum(g.get('winner') in ('black', 'white') for g in results)} decided games")
+        if not len(z):
+            print("no position passes the filters", file=sys.stderr)
+            return 2
     extra = f" {'policy':>6} {'top1':>6}" if policy is not None else ""
     print(f"{'model':50} {'agree':>6} {'mse':>6} {'mean':>6} {'|v|':>6}{extra}")
     for model in args.models:
