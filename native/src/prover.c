@@ -400,14 +400,9 @@ static int order_score(const rj_board *b, int color, int pos)
 {
     static const int BUILD[RJ_PT_COUNT] = {[RJ_PT_DEAD2] = 1, [RJ_PT_LIVE2] = 2, [RJ_PT_DEAD3] = 2,
                                            [RJ_PT_LIVE3] = 4, [RJ_PT_DEAD4] = 4, [RJ_PT_LIVE4] = 8};
-    int score = 0, threats = 0;
-    for (int d = 0; d < 4; d++) {
-        int t = rj_pat(b, pos, d, color), u = rj_pat(b, pos, d, 3 - color);
-        threats += t == RJ_PT_LIVE3 || t == RJ_PT_DEAD4 ? 1 : t == RJ_PT_LIVE4 ? 2 : 0;
-        score += 2 * BUILD[t] + BUILD[u];
-    }
-    if (threats >= 2)
-        score += 1000;
+    int score = two_threats(b, color, pos) ? 1000 : 0;
+    for (int d = 0; d < 4; d++)
+        score += 2 * BUILD[rj_pat(b, pos, d, color)] + BUILD[rj_pat(b, pos, d, 3 - color)];
     if (rj_in_set(b, color, RJ_SET_FOUR, pos) || rj_in_set(b, color, RJ_SET_LIVE4, pos))
         score += 100;
     return score;
@@ -593,18 +588,6 @@ static uint64_t dfpn_salt(const rj_board *b, int attacker)
     return KEY_DFPN ^ (uint64_t)attacker * 0x9E3779B97F4A7C15ull ^ (uint64_t)(b->nstones + 1) * 0xBF58476D1CE4E5B9ull;
 }
 
-static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
-{
-    struct tt_entry *e = tt_slot(s, key);
-    if (e->key == key) {
-        *pn = e->pn;
-        *dn = e->dn;
-    } else {
-        *pn = 1;
-        *dn = 1;
-    }
-}
-
 static int dfpn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
 {
     struct tt_entry *e = tt_slot(s, key);
@@ -613,6 +596,13 @@ static int dfpn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
     *pn = e->pn;
     *dn = e->dn;
     return 1;
+}
+
+/* A node's numbers from the table, 1 and 1 when it has none. */
+static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
+{
+    if (!dfpn_find(s, key, pn, dn))
+        *pn = *dn = 1;
 }
 
 /* The numbers of a child not searched yet. A four leaves one block and a double threat is
