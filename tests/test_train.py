@@ -243,6 +243,49 @@ def test_selfplay_game_records_targets():
         assert (a["value"][(movers == rec.winner) & np.isnan(rec.exact)] == 1.0).all()
 
 
+
+
+def test_searched_values_blend_into_the_result_targets_but_not_into_proven_ones():
+    cfg = SelfPlayConfig(size=9, playouts=24, max_moves=40)
+    rec = play_game(HeuristicEvaluator(), cfg, seed=3)
+    searched = np.array(rec.searched)
+    has_q = ~np.isnan(searched)
+    assert has_q.any() and (np.abs(searched[has_q]) <= 1.0).all()
+    # the root's value is only for the positions the search played, never for value-only samples
+    assert not has_q[~rec.arrays()["has_policy"]].any()
+    plain, blended = rec.arrays(), rec.arrays(q_weight=0.25)
+    exact = ~np.isnan(np.array(rec.exact))
+    mixed = has_q & ~exact
+    np.testing.assert_allclose(blended["value"][mixed], 0.75 * plain["value"][mixed] + 0.25 * searched[mixed],
+                               atol=1e-6)
+    np.testing.assert_array_equal(blended["value"][~mixed], plain["value"][~mixed])
+    np.testing.assert_array_equal(rec.arrays(q_weight=1.0)["value"][mixed], searched[mixed].astype(np.float32))
+
+
+def test_selfplay_can_start_from_a_set_of_openings(tmp_path):
+    from engine.match.openings import renju26
+
+    book = renju26()
+    starts, varied = set(), 0
+    for seed in range(8):
+        cfg = SelfPlayConfig(playouts=8, max_moves=8, openings="renju26", opening_vary=0.5)
+        rec = play_game(HeuristicEvaluator(), cfg, seed=seed)
+        # a standard opening, alone or with two more stones, then the search's moves
+        assert any(rec.moves[:len(o)] == list(o) for o in book)
+        assert rec.opening in (3, 5)
+        varied += rec.opening == 5
+        starts.add(tuple(rec.moves[:rec.opening]))
+    assert len(starts) >= 3
+    assert 0 < varied < 8
+    # a file of openings, with a line that does not fit a 9x9 board: that one is skipped
+    f = tmp_path / "book.txt"
+    f.write_text("m12 m13 n11\n# the centre of 9x9 and two stones near it\ne5 e6 f4\n")
+    for seed in range(3):
+        rec = play_game(HeuristicEvaluator(), SelfPlayConfig(size=9, playouts=8, max_moves=6,
+                                                             openings=str(f), opening_vary=0.0), seed=seed)
+        assert rec.moves[:3] == [(4, 4), (4, 5), (5, 3)]
+
+
 @pytest.mark.parametrize("seed, colour", [(4, 1), (5, 2)])
 def test_games_against_a_baseline_record_its_moves_and_our_visits(seed, colour):
     """The baseline plays its colour (by the seed's parity); its positions carry its move as a

@@ -25,6 +25,17 @@ class SelfPlayConfig:
     dirichlet_alpha: float = 0.15
     dirichlet_eps: float = 0.25
     random_opening: int = 2  # plies played at random near the centre before the search takes over
+    # Start from a set of openings instead (a shipped set's name, "renju26", or a file): the
+    # positions a match or tournament starts from. Each game takes one by its seed, and with
+    # probability `opening_vary` two more random stones next to it (as a match varies openings
+    # it has used up). The match's varied openings are where the net's early values go most
+    # wrong (docs/training.md). "": the random start above.
+    openings: str = ""
+    opening_vary: float = 0.5
+    # Value targets as (1 - q_weight) * result + q_weight * the root's searched value, for the
+    # positions the search played (proven values stay exact): the result of a game decided
+    # many moves later says little about an opening position, the search's value is less noisy.
+    q_weight: float = 0.0
     utss: bool = True
     move_filter: bool = True
     bootstrap_heuristic: bool = True  # until the first net exists, self-play uses the heuristic evaluator

@@ -138,7 +138,7 @@ class Run:
         with pool_cm as pool:
             for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
                             desc=f"self-play {it}", leave=False, disable=None):
-                arrays = rec.arrays()
+                arrays = rec.arrays(cfg.play.q_weight)
                 if len(arrays["value"]):
                     self.buffer.add(it, arrays)
                     positions += len(arrays["value"])

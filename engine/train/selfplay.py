@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, Board, Color, Result
+from engine.board import FEATURE_PLANES, Board, Color, Result, Rule
 from engine.net.evaluator import Evaluator, HeuristicEvaluator
 from engine.players import Limits, Player
 from engine.search.mcts import MCTS, MCTSConfig
@@ -23,16 +23,21 @@ class GameRecord:
     policies: list[np.ndarray] = field(default_factory=list)  # float32 [n*n], zeros for value-only
     movers: list[int] = field(default_factory=list)  # the side to move (Color) of each sample
     exact: list[float] = field(default_factory=list)  # nan, or a proven value for the side to move
+    searched: list[float] = field(default_factory=list)  # the root's value for the side to move, or nan
     moves: list[tuple[int, int]] = field(default_factory=list)
     branching: list[int] = field(default_factory=list)  # moves the filter left at each root
     winner: int = 0  # Color, 0 for a draw
     proven_end: bool = False
     opponent_color: int = 0  # the baseline's Color in a game against one, else 0
+    opening: int = 0  # stones on the board when the search took over
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """Samples with their value targets: the exact value when proven, else the game's result."""
+    def arrays(self, q_weight: float = 0.0) -> dict[str, np.ndarray]:
+        """Samples with their value targets: the exact value when proven, else the game's result,
+        blended with the searched value by `q_weight` where the search gave one."""
         movers = np.array(self.movers, dtype=np.int8)
         z = np.where(movers == self.winner, 1.0, -1.0) if self.winner else np.zeros(len(movers))
+        searched = np.array(self.searched if self.searched else [np.nan] * len(movers), dtype=np.float64)
+        z = np.where(np.isnan(searched), z, (1.0 - q_weight) * z + q_weight * np.nan_to_num(searched))
         exact = np.array(self.exact, dtype=np.float32)
         value = np.where(np.isnan(exact), z, exact).astype(np.float32)
         return {"planes": np.stack(self.planes), "policy": np.stack(self.policies).astype(np.float16),
@@ -55,14 +60,55 @@ def _opening(board: Board, plies: int, rng: np.random.Generator) -> None:
         board.play(x, y)
 
 
+def _set_opening(board: Board, cfg: SelfPlayConfig, rng: np.random.Generator) -> None:
+    """The game's start: an opening of `cfg.openings` picked by the rng (sometimes varied by two
+    random stones), or the random start near the centre."""
+    if not cfg.openings:
+        _opening(board, cfg.random_opening, rng)
+        return
+    import random
+
+    from engine.match import openings as op
+
+    book = _book(cfg.openings, cfg.size, cfg.rule)
+    moves = book[int(rng.integers(len(book)))]
+    if rng.random() < cfg.opening_vary:
+        moves = op.vary(moves, random.Random(int(rng.integers(2**31))), cfg.size, board.rule)
+    for x, y in moves:
+        board.play(x, y)
+
+
+_BOOKS: dict[tuple[str, int, str], list] = {}
+
+
+def _book(source: str, size: int, rule: str) -> list:
+    """The openings of a set that are legal and undecided on this board, loaded once a process."""
+    key = (source, size, rule)
+    if key not in _BOOKS:
+        from engine.match import openings as op
+
+        kept = []
+        for moves in op.load(source):
+            try:
+                op.validate(moves, size, Rule.parse(rule))
+                kept.append(moves)
+            except ValueError:
+                pass
+        if not kept:
+            raise ValueError(f"no usable opening in {source} for {size}x{size} {rule}")
+        _BOOKS[key] = kept
+    return _BOOKS[key]
+
+
 def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Player | None = None) -> GameRecord:
     """One game of the search against itself, or, with `opponent`, against that player (its
     colour by the seed's parity; its moves are the policy targets of its positions)."""
     rng = np.random.default_rng(seed)
     board = Board(cfg.size, cfg.rule)
-    _opening(board, cfg.random_opening, rng)
+    _set_opening(board, cfg, rng)
+    opening_plies = board.stone_count
     mcts = MCTS(evaluator, mcts_config(cfg), seed=int(rng.integers(2**31)))
-    rec = GameRecord(moves=list(board.moves))
+    rec = GameRecord(moves=list(board.moves), opening=opening_plies)
     if opponent is not None:
         opponent.new_game()
         rec.opponent_color = int(Color.BLACK if seed % 2 == 0 else Color.WHITE)
@@ -93,10 +139,10 @@ def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Pl
         for (x, y), v in zip(root.moves, visits):
             target[y * n + x] = v
         target /= max(target.sum(), 1e-9)
-        _add(rec, board, buf, target, mover, float("nan"))
+        _add(rec, board, buf, target, mover, float("nan"), float(root.W.sum() / max(visits.sum(), 1.0)))
         rec.branching.append(len(root.moves))
         _add_settled(rec, board, buf, root)
-        if len(rec.moves) < cfg.temperature_moves + cfg.random_opening and visits.sum() > 0:
+        if len(rec.moves) < cfg.temperature_moves + opening_plies and visits.sum() > 0:
             i = int(rng.choice(len(visits), p=visits / visits.sum()))
             move = root.moves[i]
         else:
@@ -115,12 +161,14 @@ def one_hot(move: tuple[int, int], n: int) -> np.ndarray:
     return target
 
 
-def _add(rec: GameRecord, board: Board, buf: np.ndarray, policy: np.ndarray, mover: Color, exact: float) -> None:
+def _add(rec: GameRecord, board: Board, buf: np.ndarray, policy: np.ndarray, mover: Color, exact: float,
+         searched: float = float("nan")) -> None:
     board.planes(buf)
     rec.planes.append(buf.astype(np.uint8))
     rec.policies.append(policy)
     rec.movers.append(int(mover))
     rec.exact.append(exact)
+    rec.searched.append(searched)
 
 
 def _add_settled(rec: GameRecord, board: Board, buf: np.ndarray, root) -> None:
