@@ -18,6 +18,7 @@ from pathlib import Path
 from engine.bench import section, write
 from engine.board import Board
 from engine.coords import parse_points
+from engine.native import lib
 from engine.net.onnx_eval import load_evaluator
 from engine.search.mcts import MCTS, MCTSConfig
 
@@ -64,12 +65,14 @@ def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig 
             t0 = time.monotonic()
             mcts.search(board, t0 + seconds, seconds)
             spent = time.monotonic() - t0
-            runs.append((mcts.info.playouts / spent, mcts.info.playouts, spent))
-        rate, playouts, spent = sorted(runs)[len(runs) // 2]
+            copied = int(lib.rj_tree_transpositions(mcts._tree))
+            runs.append((mcts.info.playouts / spent, mcts.info.playouts, spent, copied))
+        rate, playouts, spent, copied = sorted(runs)[len(runs) // 2]
         _, share = profile_search(board, evaluator, seconds, config)
         total = share["total"] or 1.0
         rows.append((f"[{label}] {name}: playouts per second", f"{rate:.0f} ({playouts} in {spent:.2f} s; "
-                     f"median of {repeats}, range {min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f})"))
+                     f"median of {repeats}, range {min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f}; "
+                     f"{copied / max(playouts, 1):.0%} transposed)"))
         rows.append((f"[{label}] {name}: time in evaluator / C / Python (profiled)",
                      f"{share['net'] / total:.0%} / {share['c'] / total:.0%} / "
                      f"{max(0.0, 1 - (share['net'] + share['c']) / total):.0%}"))
@@ -88,7 +91,9 @@ def render(rows, command: str) -> str:
                    "On a CPU the engine "
                    "plays the int8 twin of the newest net; its float source is measured in the same run for the "
                    "ratio, and without the hidden-VCF check of each expansion (\"plain filter\", "
-                   "`threat_vcf_depth=0`). The heuristic evaluator works on board copies whose C calls are "
+                   "`threat_vcf_depth=0`), and without the transposition table (\"no transpositions\": "
+                   "every leaf evaluated, none copied from a node of the same position; \"transposed\" is the "
+                   "share of playouts that ended at such a copy). The heuristic evaluator works on board copies whose C calls are "
                    "counted in both its share and C's, so its shares add up to more than 100%. "
                    "Figures drift between runs on this shared machine (the float net's middle game gave "
                    "1,331 to 1,659 playouts/s across runs on 2026-11-22): compare rows of one run.")
@@ -111,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     if model is not None:  # in the same run: without the hidden-VCF check, and the heuristic evaluator
         rows += run(model, args.seconds, args.repeats, MCTSConfig(verify_ms=0, threat_vcf_depth=0),
                     ", plain filter")[1:]
+        rows += run(model, args.seconds, args.repeats, MCTSConfig(verify_ms=0, transpositions=False),
+                    ", no transpositions")[1:]
         rows += run(None, args.seconds, args.repeats, loop)[1:]
     for a, b in rows:
         print(f"{a:<60s} {b}")

@@ -159,6 +159,7 @@ typedef struct {
     int64_t leaf_vcf_nodes;
     float prior_mix_own, prior_mix_opp;
     float pattern_scale;
+    int transpositions;
 } rj_tree_config;
 typedef struct {
     int32_t first;
@@ -167,6 +168,8 @@ typedef struct {
     int8_t proven;
     uint8_t flags;
     int16_t win_x, win_y;
+    float net_value;
+    uint64_t hash;
 } rj_tree_node;
 typedef struct {
     int16_t *x, *y;
@@ -193,6 +196,8 @@ void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, c
 void rj_tree_cancel(rj_tree *t);
 void rj_tree_prove_child(rj_tree *t, int32_t node, int i, int value, int win_x, int win_y);
 int64_t rj_tree_utss_calls(const rj_tree *t, int ply);
+int64_t rj_tree_transpositions(const rj_tree *t);
+int32_t rj_tree_find(const rj_tree *t, uint64_t key);
 int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t *y, int *depth_reached,
                  int64_t *nodes, int *value);
 int rj_rollout(rj_board *b, uint64_t seed, int max_moves);

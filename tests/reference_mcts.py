@@ -20,6 +20,7 @@ class RefNode:
         self.cp = np.zeros(0, dtype=np.int8)
         self.children: list[RefNode | None] = []
         self.proven, self.expanded, self.pending = 0, False, False
+        self.value = 0.0  # the evaluator's, once expanded
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -32,6 +33,7 @@ class ReferenceMCTS:
         self.ev, self.cfg = evaluator, cfg
         self.prover = Prover(tt_bits=cfg.prover_tt_bits)
         self.root = RefNode()
+        self.table: dict[int, RefNode] = {}  # position key -> the first node expanded there
 
     def settle(self, b: Board, node: RefNode, ply: int) -> float | None:
         cfg = self.cfg
@@ -77,6 +79,28 @@ class ReferenceMCTS:
         node.N, node.W = np.zeros(k, dtype=np.float32), np.zeros(k, dtype=np.float32)
         node.cp, node.children = np.zeros(k, dtype=np.int8), [None] * k
 
+    def transposes(self) -> bool:
+        cfg = self.cfg
+        return cfg.transpositions and cfg.prior_mix_own <= 0 and cfg.prior_mix_opp <= 0
+
+    def transpose(self, node: RefNode, key: int) -> bool:
+        """Expands node as a copy of the expanded node of the same position, if there is one:
+        its moves, priors and value, with fresh statistics."""
+        twin = self.table.get(key) if self.transposes() else None
+        if twin is None:
+            return False
+        k = len(twin.moves)
+        node.moves, node.priors, node.value = list(twin.moves), twin.priors.copy(), twin.value
+        node.N, node.W = np.zeros(k, dtype=np.float32), np.zeros(k, dtype=np.float32)
+        node.cp, node.children = np.zeros(k, dtype=np.int8), [None] * k
+        node.expanded = True
+        return True
+
+    def remember(self, node: RefNode, key: int, value: float) -> None:
+        node.value = value
+        if self.transposes():
+            self.table.setdefault(key, node)
+
     def select(self, node: RefNode) -> int:
         return lib.rj_puct_select(ffi.from_buffer("float[]", node.priors), ffi.from_buffer("float[]", node.N),
                                   ffi.from_buffer("float[]", node.W), ffi.from_buffer("int8_t[]", node.cp),
@@ -107,8 +131,9 @@ class ReferenceMCTS:
         b, root, vl = board.copy(), self.root, self.cfg.virtual_loss
         if b.stone_count >= 4:
             self.settle(b, root, 0)
-        logits, _ = self.ev.evaluate([b])
+        logits, values = self.ev.evaluate([b])
         self.expand(root, b, logits[0], 0)
+        self.remember(root, b.hash, float(values[0]))
         done = 0
         while done < playouts and not root.proven and len(root.moves) > 1:
             batch = []
@@ -138,6 +163,9 @@ class ReferenceMCTS:
                         self.backup(path, value, vl)
                         self.propagate(path, node)
                         done += 1
+                    elif self.transpose(node, b.hash):
+                        self.backup(path, node.value, vl)
+                        done += 1
                     else:
                         node.pending = True
                         batch.append((path, node, b.copy()))
@@ -148,6 +176,7 @@ class ReferenceMCTS:
                 for (path, node, leaf), lg, v in zip(batch, logits, values):
                     node.pending = False
                     self.expand(node, leaf, lg, len(path))
+                    self.remember(node, leaf.hash, float(v))
                     self.backup(path, float(v), vl)
                     done += 1
         return root

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from engine.board import Board, Rule
+from engine.native import lib
 from engine.net.evaluator import HeuristicEvaluator
-from engine.search.mcts import MCTS, MCTSConfig
+from engine.search.mcts import MCTS, MCTSConfig, Node
 from tests.reference_mcts import ReferenceMCTS
 
 
@@ -37,11 +38,12 @@ def positions():
 
 
 @pytest.mark.parametrize("batch", [1, 8])
-@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix"])
+@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix", "no-transpositions"])
 def test_the_c_loop_matches_the_reference_loop(batch, variant):
     """Same evaluator, same config: the same root moves, priors, visits, values and proofs."""
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
-             "mix": {"prior_mix_opp": 0.3, "prior_mix_own": 0.1}}.get(variant, {})
+             "mix": {"prior_mix_opp": 0.3, "prior_mix_own": 0.1},
+             "no-transpositions": {"transpositions": False}}.get(variant, {})
     cfg = MCTSConfig(batch=batch, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, **extra)
     playouts = 120 if variant == "no-filter" else 300
     compared = 0
@@ -69,6 +71,7 @@ def check_node(node, board: Board, seen: list[int]) -> None:
     if not node.expanded:
         return
     seen[0] += 1
+    assert node._c.hash == board.hash  # the key the transposition table files it under
     n, w, cp, p = node.N, node.W, node.cp, node.priors
     if not len(n):
         return
@@ -107,3 +110,95 @@ def test_the_tree_stays_consistent_through_a_game_with_reuse(rule):
         reply = b.candidate_moves(3)[int(rng.integers(len(b.candidate_moves(3))))]
         b.play(*reply)
     assert checked > 50
+
+
+def expanded_nodes(node, board: Board, out: list) -> None:
+    """(node, position key, moves to it) of every expanded node below and including `node`."""
+    if not node.expanded:
+        return
+    out.append((node, board.hash, list(board.moves)))
+    for move, child in zip(node.moves, node.children):
+        if child is not None:
+            board.play(*move)
+            expanded_nodes(child, board, out)
+            board.undo()
+
+
+class CountingEvaluator(HeuristicEvaluator):
+    def __init__(self) -> None:
+        super().__init__()
+        self.positions = 0
+
+    def evaluate(self, boards):
+        self.positions += len(boards)
+        return super().evaluate(boards)
+
+
+@pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
+def test_transposed_leaves_share_their_twins_moves_priors_and_value_not_their_statistics(rule):
+    rng = np.random.default_rng(11)
+    b = random_position(rng, rule, 5)
+    ev = CountingEvaluator()
+    m = MCTS(ev, MCTSConfig(verify_ms=0, root_vcf_ms=0))
+    m.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
+    nodes: list = []
+    expanded_nodes(m.root, b.copy(), nodes)
+    transposed = int(lib.rj_tree_transpositions(m._tree))
+    assert transposed > 50
+    # each expanded node was either evaluated or copied from a twin
+    assert ev.positions + transposed == len(nodes)
+    groups: dict[int, list] = {}
+    for node, key, moves in nodes:
+        groups.setdefault(key, []).append((node, moves))
+    shared = [g for g in groups.values() if len(g) > 1]
+    assert shared
+    for g in shared:
+        (first, first_moves), rest = g[0], g[1:]
+        assert len({tuple(sorted(mv[0::2])) for _, mv in g}) == 1  # the same stones, in another order
+        for node, _ in rest:
+            assert node.moves == first.moves
+            np.testing.assert_array_equal(node.priors, first.priors)
+            assert node._c.net_value == first._c.net_value
+    # statistics stay each node's own: some twins were visited a different number of times
+    assert any(len({node.visits for node, _ in g}) > 1 for g in shared)
+    # without the table the same playouts cost one evaluation per expanded node
+    ev_off = CountingEvaluator()
+    off = MCTS(ev_off, MCTSConfig(verify_ms=0, root_vcf_ms=0, transpositions=False))
+    off.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
+    assert int(lib.rj_tree_transpositions(off._tree)) == 0
+    assert ev_off.positions > ev.positions
+
+
+def test_the_table_survives_compaction_and_forgets_another_filters_moves():
+    """After the root moves on, every node kept is found again under its key (the ids renumbered);
+    after the move filter's radius changes, no node copies moves filtered at the old radius."""
+    rng = np.random.default_rng(5)
+    b = random_position(rng, Rule.RENJU, 6)
+    cfg = MCTSConfig(verify_ms=0, root_vcf_ms=0, threat_vcf_depth=0, radius=2)
+    m = MCTS(HeuristicEvaluator(), cfg)
+    move = m.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
+    child = m.root.children[m.root.moves.index(move)]
+    b.play(*move)
+    b.play(*child.moves[int(np.argmax(child.N))])
+    m.search(b, time.monotonic() + 60, 60.0, max_playouts=1, early_stop=False)  # advances and compacts
+    nodes: list = []
+    expanded_nodes(m.root, b.copy(), nodes)
+    assert len(nodes) > 50 and m.root.id == 0
+    for node, key, _ in nodes:
+        twin = Node(m, int(lib.rj_tree_find(m._tree, key)))
+        assert twin.id >= 0 and twin.expanded and twin.moves == node.moves
+    kept = int(lib.rj_tree_nodes(m._tree))
+    cfg.radius = 3
+    m.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
+    nodes = []
+    expanded_nodes(m.root, b.copy(), nodes)
+    new = 0
+    for node, _, moves in nodes:
+        if node.id < kept:
+            continue
+        new += 1
+        pos = Board(15, Rule.RENJU)
+        for mv in moves:
+            pos.play(*mv)
+        assert sorted(node.moves) == sorted(pos.candidate_moves(3)), moves
+    assert new > 100

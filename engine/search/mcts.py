@@ -91,6 +91,10 @@ class MCTSConfig:
     # tactical opponent that a net trained on its own games may rate low (0: the net alone).
     prior_mix_own: float = 0.0
     prior_mix_opp: float = 0.0
+    # A leaf whose position another expanded node already holds (the same stones reached in another
+    # order) takes that node's moves, priors and net value instead of a new evaluation: about a
+    # fifth of a search's evaluations are such repeats. Statistics and proofs stay per node.
+    transpositions: bool = True
 
 
 def sharpen(values: np.ndarray, k: float) -> np.ndarray:
@@ -250,6 +254,7 @@ class MCTS:
         c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
         c.threat_vcf_depth, c.threat_nodes, c.leaf_vcf_nodes = k.threat_vcf_depth, k.threat_nodes, k.leaf_vcf_nodes
         c.prior_mix_own, c.prior_mix_opp, c.pattern_scale = k.prior_mix_own, k.prior_mix_opp, PATTERN_SCALE
+        c.transpositions = int(k.transpositions)
 
     # ---- tree reuse ---------------------------------------------------------------------
 

@@ -261,6 +261,9 @@ typedef struct {
     int64_t leaf_vcf_nodes; /* > 0: a VCF for the side to move at leaves beyond the UTSS plies */
     float prior_mix_own, prior_mix_opp; /* priors (1 - w) net + w pattern scores, w by whose move it is */
     float pattern_scale;   /* pattern logit = scale * log(1 + score) */
+    int transpositions;    /* 1: a leaf whose position an expanded node already holds takes that
+                              node's moves, priors and net value instead of the evaluator's
+                              (only without prior mixing, whose priors depend on the ply) */
 } rj_tree_config;
 #define RJ_NODE_EXPANDED 1
 #define RJ_NODE_PENDING 2
@@ -273,6 +276,8 @@ typedef struct {
     int8_t proven;         /* +1 won / -1 lost for the side to move here, 0 open */
     uint8_t flags;         /* RJ_NODE_* */
     int16_t win_x, win_y;  /* first move of the proof that won it (-1: none) */
+    float net_value;       /* the evaluator's value here, for the side to move (once expanded) */
+    uint64_t hash;         /* the position's Zobrist key (set when the node is first reached as a leaf) */
 } rj_tree_node;
 /* Edge columns: a node's children are [first, first + n). value is the sum of values for the
  * node's mover; proven is the child's proven value for the child's mover; child -1 = not made. */
@@ -323,6 +328,10 @@ void rj_tree_prove_child(rj_tree *t, int32_t node, int i, int value, int win_x, 
 /* UTSS calls made at leaves `ply` below the root since the tree was last reset (the last entry
  * counts every deeper ply). */
 int64_t rj_tree_utss_calls(const rj_tree *t, int ply);
+/* Leaves expanded from a transposition (rj_tree_config.transpositions) since the last reset. */
+int64_t rj_tree_transpositions(const rj_tree *t);
+/* The expanded node the transposition table files under `key`, or -1. */
+int32_t rj_tree_find(const rj_tree *t, uint64_t key);
 /* ---- classic engines' hot loops (baseline.c) ---- */
 
 /* out[y * size + x] = pattern score of the side to move's stone there (attack plus 0.9 of the

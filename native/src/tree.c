@@ -48,6 +48,85 @@ static int reserve_edges(rj_tree *t, int32_t extra)
     return 1;
 }
 
+/* ---- transpositions ---------------------------------------------------------------------- */
+
+static void tt_clear(rj_tree *t)
+{
+    if (t->tt_cap)
+        memset(t->tt_key, 0, (size_t)t->tt_cap * sizeof *t->tt_key);
+    t->tt_count = 0;
+}
+
+static int32_t tt_find(const rj_tree *t, uint64_t key)
+{
+    if (!t->tt_cap || !key)
+        return -1;
+    const uint32_t mask = (uint32_t)t->tt_cap - 1;
+    for (uint32_t i = (uint32_t)key & mask; t->tt_key[i]; i = (i + 1) & mask)
+        if (t->tt_key[i] == key)
+            return t->tt_node[i];
+    return -1;
+}
+
+/* Stores key -> node unless the key is there already (its first node stays); growing the table
+ * (doubling, kept at most half full) may fail for want of memory, and then nothing is stored. */
+static void tt_put(rj_tree *t, uint64_t key, int32_t node)
+{
+    if (!key)
+        return;
+    if (2 * (t->tt_count + 1) > t->tt_cap) {
+        int32_t cap = t->tt_cap ? 2 * t->tt_cap : 4096;
+        uint64_t *keys = calloc((size_t)cap, sizeof *keys);
+        int32_t *nodes = malloc((size_t)cap * sizeof *nodes);
+        if (!keys || !nodes) {
+            free(keys);
+            free(nodes);
+            return;
+        }
+        for (int32_t j = 0; j < t->tt_cap; j++) {
+            if (!t->tt_key[j])
+                continue;
+            uint32_t i = (uint32_t)t->tt_key[j] & ((uint32_t)cap - 1);
+            while (keys[i])
+                i = (i + 1) & ((uint32_t)cap - 1);
+            keys[i] = t->tt_key[j];
+            nodes[i] = t->tt_node[j];
+        }
+        free(t->tt_key);
+        free(t->tt_node);
+        t->tt_key = keys;
+        t->tt_node = nodes;
+        t->tt_cap = cap;
+    }
+    const uint32_t mask = (uint32_t)t->tt_cap - 1;
+    uint32_t i = (uint32_t)key & mask;
+    for (; t->tt_key[i]; i = (i + 1) & mask)
+        if (t->tt_key[i] == key)
+            return;
+    t->tt_key[i] = key;
+    t->tt_node[i] = node;
+    t->tt_count++;
+}
+
+/* The table holds the moves of the move filter's current settings only. */
+static void tt_check_config(rj_tree *t, const rj_tree_config *cfg)
+{
+    if (cfg->radius != t->tt_radius || cfg->move_filter != t->tt_filter || cfg->utss != t->tt_utss ||
+        cfg->threat_vcf_depth != t->tt_vcf_depth || cfg->threat_nodes != t->tt_vcf_nodes) {
+        tt_clear(t);
+        t->tt_radius = cfg->radius;
+        t->tt_filter = cfg->move_filter;
+        t->tt_utss = cfg->utss;
+        t->tt_vcf_depth = cfg->threat_vcf_depth;
+        t->tt_vcf_nodes = cfg->threat_nodes;
+    }
+}
+
+static int tt_enabled(const rj_tree_config *cfg)
+{
+    return cfg->transpositions && cfg->prior_mix_own <= 0 && cfg->prior_mix_opp <= 0;
+}
+
 static int32_t new_node(rj_tree *t)
 {
     if (!reserve_nodes(t, 1))
@@ -90,6 +169,8 @@ void rj_tree_free(rj_tree *t)
     free(t->proven);
     free(t->child);
     free(t->pending);
+    free(t->tt_key);
+    free(t->tt_node);
     free(t);
 }
 
@@ -98,6 +179,9 @@ void rj_tree_reset(rj_tree *t)
     t->nnodes = t->nedges = 0;
     t->npending = 0;
     memset(t->utss_calls, 0, sizeof t->utss_calls);
+    tt_clear(t);
+    t->tt_radius = -1; /* the next gather records the filter's settings */
+    t->transpositions = 0;
     t->root = new_node(t);
 }
 
@@ -108,7 +192,7 @@ size_t rj_tree_memory(const rj_tree *t)
 {
     const size_t edge = 2 * sizeof(int16_t) + 3 * sizeof(float) + sizeof(int8_t) + sizeof(int32_t);
     return sizeof *t + (size_t)t->cap_nodes * sizeof *t->node + (size_t)t->cap_edges * edge +
-           RJ_TREE_MAX_BATCH * sizeof *t->pending;
+           RJ_TREE_MAX_BATCH * sizeof *t->pending + (size_t)t->tt_cap * (sizeof *t->tt_key + sizeof *t->tt_node);
 }
 
 rj_tree_node *rj_tree_node_at(rj_tree *t, int32_t id) { return id >= 0 && id < t->nnodes ? &t->node[id] : NULL; }
@@ -181,6 +265,11 @@ void rj_tree_compact(rj_tree *t)
     t->nedges = fresh.nedges; t->cap_edges = fresh.cap_edges;
     t->root = 0;
     t->npending = 0;
+    /* the node ids changed: the table is rebuilt from the nodes kept */
+    tt_clear(t);
+    for (int32_t id = 0; t->tt_cap && id < t->nnodes; id++)
+        if (t->node[id].flags & RJ_NODE_EXPANDED)
+            tt_put(t, t->node[id].hash, id);
     return;
 fail: /* out of memory: start over with an empty tree rather than a broken one */
     free(old_of);
@@ -344,9 +433,46 @@ static int leaf_moves(rj_board *b, rj_prover *p, const rj_tree_config *cfg, int1
     return rj_filter_moves(b, cfg->radius, xs, ys);
 }
 
+/* Expands leaf `id` as a copy of an expanded node of the same position (its moves and priors;
+ * fresh statistics): returns 1, or 0 when the table has no such node. Transposed positions share
+ * the net's output, not their statistics or proofs. */
+static int transpose(rj_tree *t, int32_t id, uint64_t key)
+{
+    int32_t s = tt_find(t, key);
+    if (s < 0 || s == id || !(t->node[s].flags & RJ_NODE_EXPANDED) || t->node[s].hash != key)
+        return 0;
+    const int32_t k = t->node[s].n;
+    int32_t first = -1;
+    if (k > 0) {
+        if (!reserve_edges(t, k))
+            return 0;
+        first = t->nedges;
+        const int32_t from = t->node[s].first;
+        memcpy(t->ex + first, t->ex + from, (size_t)k * sizeof *t->ex);
+        memcpy(t->ey + first, t->ey + from, (size_t)k * sizeof *t->ey);
+        memcpy(t->prior + first, t->prior + from, (size_t)k * sizeof *t->prior);
+        for (int32_t e = first; e < first + k; e++) {
+            t->visits[e] = t->value[e] = 0.0f;
+            t->proven[e] = 0;
+            t->child[e] = -1;
+        }
+        t->nedges += k;
+    }
+    rj_tree_node *n = &t->node[id];
+    n->first = first;
+    n->n = k;
+    n->net_value = t->node[s].net_value;
+    n->flags |= RJ_NODE_EXPANDED;
+    t->transpositions++;
+    return 1;
+}
+
 int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *cfg, int batch, float *planes,
                    int *playouts, int *root_pick)
 {
+    const int use_tt = tt_enabled(cfg);
+    if (use_tt)
+        tt_check_config(t, cfg);
     const float vl = cfg->virtual_loss;
     const size_t plane_size = (size_t)RJ_PLANES * b->size * b->size;
     if (batch > RJ_TREE_MAX_BATCH)
@@ -399,14 +525,18 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
         } else if (n->flags & RJ_NODE_PENDING) { /* another leaf of this batch */
             undo_virtual_loss(t, l, vl);
         } else {
+            t->node[id].hash = b->hash;
             const int settled = settle(t, id, b, p, cfg, l->len, &value);
             if (settled) {
                 backup(t, l, value, vl);
                 propagate(t, l);
                 ++*playouts;
             }
-            /* a settled root is still expanded: the search reports and plays from its children */
-            if (!settled || l->len == 0) {
+            if (!settled && l->len > 0 && use_tt && transpose(t, id, b->hash)) {
+                backup(t, l, t->node[id].net_value, vl);
+                ++*playouts;
+            } else if (!settled || l->len == 0) {
+                /* a settled root is still expanded: the search reports and plays from its children */
                 t->node[id].flags |= RJ_NODE_PENDING;
                 l->nmoves = leaf_moves(b, p, cfg, l->mx, l->my);
                 l->mix = l->len % 2 ? cfg->prior_mix_opp : cfg->prior_mix_own;
@@ -460,7 +590,8 @@ void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, c
     for (int j = 0; j < t->npending; j++) {
         struct rj_pending *l = &t->pending[j];
         const float *lg = logits + (size_t)j * size * size;
-        if (l->nmoves > 0 && reserve_edges(t, l->nmoves)) {
+        const int made = l->nmoves > 0 && reserve_edges(t, l->nmoves);
+        if (made) {
             softmax_at(lg, size, l, NULL, 0.0f, net);
             if (l->mix > 0)
                 softmax_at(lg, size, l, l->scores, cfg->pattern_scale, pattern);
@@ -478,6 +609,9 @@ void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, c
             }
         } /* else a full board (a draw), or no memory: a leaf without children */
         t->node[l->node].flags = (uint8_t)((t->node[l->node].flags | RJ_NODE_EXPANDED) & ~RJ_NODE_PENDING);
+        t->node[l->node].net_value = values[j];
+        if (tt_enabled(cfg) && (made || l->nmoves == 0))
+            tt_put(t, t->node[l->node].hash, l->node);
         backup(t, l, values[j], cfg->virtual_loss);
     }
     t->npending = 0;
@@ -506,6 +640,9 @@ void rj_tree_prove_child(rj_tree *t, int32_t node, int i, int value, int win_x, 
     int32_t edge = t->node[node].first + i;
     propagate_path(t, &node, &edge, 1, c);
 }
+
+int64_t rj_tree_transpositions(const rj_tree *t) { return t->transpositions; }
+int32_t rj_tree_find(const rj_tree *t, uint64_t key) { return tt_find(t, key); }
 
 int64_t rj_tree_utss_calls(const rj_tree *t, int ply)
 {

@@ -36,6 +36,15 @@ struct rj_tree {
     float vl;                      /* the virtual loss the waiting leaves carry */
     struct rj_pending *pending;    /* RJ_TREE_MAX_BATCH slots */
     int64_t utss_calls[RJ_TREE_PLY_STATS]; /* leaf proofs by ply since the last reset */
+    /* Transpositions: Zobrist key -> an expanded node of that position (open addressing, at most
+     * half full; rebuilt when the tree is compacted, emptied when the move filter's settings
+     * change, since a node's moves are the filter's). */
+    uint64_t *tt_key;              /* 0: an empty slot (a position whose key is 0 is not stored) */
+    int32_t *tt_node;
+    int32_t tt_cap, tt_count;
+    int tt_radius, tt_filter, tt_utss, tt_vcf_depth;
+    int64_t tt_vcf_nodes;
+    int64_t transpositions;        /* leaves expanded from the table since the last reset */
 };
 
 #endif
