@@ -93,7 +93,8 @@ def render(rows, command: str) -> str:
                    "ratio, and without the hidden-VCF check of each expansion (\"plain filter\", "
                    "`threat_vcf_depth=0`), and without the transposition table (\"no transpositions\": "
                    "every leaf evaluated, none copied from a node of the same position; \"transposed\" is the "
-                   "share of playouts that ended at such a copy). The heuristic evaluator works on board copies whose C calls are "
+                   "share of playouts that ended at such a copy). The heuristic evaluator works on board "
+                   "copies whose C calls are "
                    "counted in both its share and C's, so its shares add up to more than 100%. "
                    "Figures drift between runs on this shared machine (the float net's middle game gave "
                    "1,331 to 1,659 playouts/s across runs on 2026-11-22): compare rows of one run.")

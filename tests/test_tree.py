@@ -153,8 +153,9 @@ def test_transposed_leaves_share_their_twins_moves_priors_and_value_not_their_st
     shared = [g for g in groups.values() if len(g) > 1]
     assert shared
     for g in shared:
-        (first, first_moves), rest = g[0], g[1:]
-        assert len({tuple(sorted(mv[0::2])) for _, mv in g}) == 1  # the same stones, in another order
+        (first, _), rest = g[0], g[1:]
+        # the same stones of each colour, reached in another order
+        assert len({(tuple(sorted(mv[0::2])), tuple(sorted(mv[1::2]))) for _, mv in g}) == 1
         for node, _ in rest:
             assert node.moves == first.moves
             np.testing.assert_array_equal(node.priors, first.priors)
