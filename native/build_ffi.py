@@ -160,6 +160,7 @@ typedef struct {
     float prior_mix_own, prior_mix_opp;
     float pattern_scale;
     int transpositions;
+    int transposition_q;
 } rj_tree_config;
 typedef struct {
     int32_t first;

@@ -34,6 +34,7 @@ class ReferenceMCTS:
         self.prover = Prover(tt_bits=cfg.prover_tt_bits)
         self.root = RefNode()
         self.table: dict[int, RefNode] = {}  # position key -> the first node expanded there
+        self.shared_proofs = 0  # leaves settled by a transposition's proof
 
     def settle(self, b: Board, node: RefNode, ply: int) -> float | None:
         cfg = self.cfg
@@ -94,7 +95,21 @@ class ReferenceMCTS:
         node.N, node.W = np.zeros(k, dtype=np.float32), np.zeros(k, dtype=np.float32)
         node.cp, node.children = np.zeros(k, dtype=np.int8), [None] * k
         node.expanded = True
+        node.proven = twin.proven  # a proof holds whatever the order of the moves
+        self.shared_proofs += bool(twin.proven)
         return True
+
+    def transposed_value(self, node: RefNode, twin: RefNode) -> float:
+        """What a transposed leaf backs up: its twin's proof, else its net value or, with
+        transposition_q, the twin's mean over its visits (summed in order, in double, as C does)."""
+        if node.proven:
+            return float(node.proven)
+        if not self.cfg.transposition_q or not twin.moves:
+            return node.value
+        w, n = float(twin.value), 1.0
+        for wi, ni in zip(twin.W.tolist(), twin.N.tolist()):
+            w, n = w + wi, n + ni
+        return float(np.float32(w / n))
 
     def remember(self, node: RefNode, key: int, value: float) -> None:
         node.value = value
@@ -164,7 +179,9 @@ class ReferenceMCTS:
                         self.propagate(path, node)
                         done += 1
                     elif self.transpose(node, b.hash):
-                        self.backup(path, node.value, vl)
+                        self.backup(path, self.transposed_value(node, self.table[b.hash]), vl)
+                        if node.proven:
+                            self.propagate(path, node)
                         done += 1
                     else:
                         node.pending = True

@@ -38,12 +38,14 @@ def positions():
 
 
 @pytest.mark.parametrize("batch", [1, 8])
-@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix", "no-transpositions"])
+@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix", "no-transpositions",
+                                     "transposition-q"])
 def test_the_c_loop_matches_the_reference_loop(batch, variant):
     """Same evaluator, same config: the same root moves, priors, visits, values and proofs."""
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
              "mix": {"prior_mix_opp": 0.3, "prior_mix_own": 0.1},
-             "no-transpositions": {"transpositions": False}}.get(variant, {})
+             "no-transpositions": {"transpositions": False},
+             "transposition-q": {"transposition_q": True}}.get(variant, {})
     cfg = MCTSConfig(batch=batch, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, **extra)
     playouts = 120 if variant == "no-filter" else 300
     compared = 0
@@ -63,6 +65,30 @@ def test_the_c_loop_matches_the_reference_loop(batch, variant):
             np.testing.assert_array_equal(ours.N, theirs.N)
         compared += 1
     assert compared >= 3
+
+
+def test_a_proof_found_under_one_order_of_moves_settles_its_transpositions():
+    """Tactical positions with UTSS at the first two plies only, so that proofs deeper down come
+    from the tree: the reference loop settles some leaves by their twins' proofs, and the C loop
+    makes the same search."""
+    rng = np.random.default_rng(23)
+    cfg = MCTSConfig(batch=8, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, utss_plies=2, utss_plies_own=2)
+    shared = 0
+    for k in range(6):
+        b = random_position(rng, (Rule.RENJU, Rule.FREESTYLE)[k % 2], int(rng.integers(8, 20)))
+        if b.game_over:
+            continue
+        ref = ReferenceMCTS(HeuristicEvaluator(), cfg)
+        theirs = ref.run(b, 600)
+        shared += ref.shared_proofs
+        m = MCTS(HeuristicEvaluator(), cfg)
+        m.search(b, time.monotonic() + 60, 60.0, max_playouts=600, early_stop=False)
+        root = m.root
+        assert root.proven == theirs.proven and root.moves == theirs.moves, str(b)
+        np.testing.assert_array_equal(root.N, theirs.N)
+        np.testing.assert_allclose(root.W, theirs.W, atol=1e-5)
+        np.testing.assert_array_equal(root.cp, theirs.cp)
+    assert shared >= 2
 
 
 def check_node(node, board: Board, seen: list[int]) -> None:

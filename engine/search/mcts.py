@@ -93,8 +93,10 @@ class MCTSConfig:
     prior_mix_opp: float = 0.0
     # A leaf whose position another expanded node already holds (the same stones reached in another
     # order) takes that node's moves, priors and net value instead of a new evaluation: about a
-    # fifth of a search's evaluations are such repeats. Statistics and proofs stay per node.
+    # fifth of a search's evaluations are such repeats. Statistics stay per node; proofs are shared.
     transpositions: bool = True
+    # ... and backs up that node's mean value over its visits so far rather than its net value.
+    transposition_q: bool = False
 
 
 def sharpen(values: np.ndarray, k: float) -> np.ndarray:
@@ -254,7 +256,7 @@ class MCTS:
         c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
         c.threat_vcf_depth, c.threat_nodes, c.leaf_vcf_nodes = k.threat_vcf_depth, k.threat_nodes, k.leaf_vcf_nodes
         c.prior_mix_own, c.prior_mix_opp, c.pattern_scale = k.prior_mix_own, k.prior_mix_opp, PATTERN_SCALE
-        c.transpositions = int(k.transpositions)
+        c.transpositions, c.transposition_q = int(k.transpositions), int(k.transposition_q)
 
     # ---- tree reuse ---------------------------------------------------------------------
 

@@ -263,7 +263,9 @@ typedef struct {
     float pattern_scale;   /* pattern logit = scale * log(1 + score) */
     int transpositions;    /* 1: a leaf whose position an expanded node already holds takes that
                               node's moves, priors and net value instead of the evaluator's
-                              (only without prior mixing, whose priors depend on the ply) */
+                              (only without prior mixing, whose priors depend on the ply); a
+                              proof of that node's is the leaf's too */
+    int transposition_q;   /* 1: ... and backs up that node's mean value instead of its net value */
 } rj_tree_config;
 #define RJ_NODE_EXPANDED 1
 #define RJ_NODE_PENDING 2

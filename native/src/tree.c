@@ -434,9 +434,11 @@ static int leaf_moves(rj_board *b, rj_prover *p, const rj_tree_config *cfg, int1
 }
 
 /* Expands leaf `id` as a copy of an expanded node of the same position (its moves and priors;
- * fresh statistics): returns 1, or 0 when the table has no such node. Transposed positions share
- * the net's output, not their statistics or proofs. */
-static int transpose(rj_tree *t, int32_t id, uint64_t key)
+ * fresh statistics) and sets *value to what the leaf backs up: the node's net value, or with
+ * cfg->transposition_q its mean over the visits it has had (its own evaluation and its children's
+ * value sums). A proof of that node's is the leaf's: a position is won or lost whatever the order
+ * of the moves that made it. Returns 1, or 0 when the table has no such node. */
+static int transpose(rj_tree *t, int32_t id, uint64_t key, const rj_tree_config *cfg, float *value)
 {
     int32_t s = tt_find(t, key);
     if (s < 0 || s == id || !(t->node[s].flags & RJ_NODE_EXPANDED) || t->node[s].hash != key)
@@ -458,11 +460,26 @@ static int transpose(rj_tree *t, int32_t id, uint64_t key)
         }
         t->nedges += k;
     }
+    const rj_tree_node *src = &t->node[s];
     rj_tree_node *n = &t->node[id];
     n->first = first;
     n->n = k;
-    n->net_value = t->node[s].net_value;
+    n->net_value = src->net_value;
     n->flags |= RJ_NODE_EXPANDED;
+    *value = src->net_value;
+    if (src->proven) {
+        n->proven = src->proven;
+        n->win_x = src->win_x;
+        n->win_y = src->win_y;
+        *value = src->proven;
+    } else if (cfg->transposition_q && k > 0) {
+        double w = src->net_value, v = 1.0;
+        for (int32_t e = src->first; e < src->first + k; e++) {
+            w += t->value[e];
+            v += t->visits[e];
+        }
+        *value = (float)(w / v);
+    }
     t->transpositions++;
     return 1;
 }
@@ -532,8 +549,10 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
                 propagate(t, l);
                 ++*playouts;
             }
-            if (!settled && l->len > 0 && use_tt && transpose(t, id, b->hash)) {
-                backup(t, l, t->node[id].net_value, vl);
+            if (!settled && l->len > 0 && use_tt && transpose(t, id, b->hash, cfg, &value)) {
+                backup(t, l, value, vl);
+                if (t->node[id].proven)
+                    propagate(t, l);
                 ++*playouts;
             } else if (!settled || l->len == 0) {
                 /* a settled root is still expanded: the search reports and plays from its children */
