@@ -39,13 +39,13 @@ def positions():
 
 @pytest.mark.parametrize("batch", [1, 8])
 @pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix", "no-transpositions",
-                                     "transposition-q"])
+                                     "net-value-transpositions"])
 def test_the_c_loop_matches_the_reference_loop(batch, variant):
     """Same evaluator, same config: the same root moves, priors, visits, values and proofs."""
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
              "mix": {"prior_mix_opp": 0.3, "prior_mix_own": 0.1},
              "no-transpositions": {"transpositions": False},
-             "transposition-q": {"transposition_q": True}}.get(variant, {})
+             "net-value-transpositions": {"transposition_q": False}}.get(variant, {})
     cfg = MCTSConfig(batch=batch, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, **extra)
     playouts = 120 if variant == "no-filter" else 300
     compared = 0

@@ -265,7 +265,8 @@ typedef struct {
                               node's moves, priors and net value instead of the evaluator's
                               (only without prior mixing, whose priors depend on the ply); a
                               proof of that node's is the leaf's too */
-    int transposition_q;   /* 1: ... and backs up that node's mean value instead of its net value */
+    int transposition_q;   /* 1: ... and backs up that node's mean value over its visits so far
+                              (its evaluation and its children's value sums) instead of its net value */
 } rj_tree_config;
 #define RJ_NODE_EXPANDED 1
 #define RJ_NODE_PENDING 2
