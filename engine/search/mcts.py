@@ -93,7 +93,7 @@ class MCTSConfig:
     prior_mix_opp: float = 0.0
     # A leaf whose position another expanded node already holds (the same stones reached in another
     # order) takes that node's moves and priors instead of a new evaluation (a tenth to a third of a
-    # search's leaves: 1.15-1.39x the playouts, docs/benchmarks.md). Statistics stay per node;
+    # search's leaves: 1.08-1.39x the playouts, docs/benchmarks.md). Statistics stay per node;
     # proofs are shared.
     transpositions: bool = True
     # ... and backs up that node's mean value over its visits so far rather than its net value: a
