@@ -440,8 +440,8 @@ static int leaf_moves(rj_board *b, rj_prover *p, const rj_tree_config *cfg, int1
  * of the moves that made it. Returns 1, or 0 when the table has no such node. */
 static int transpose(rj_tree *t, int32_t id, uint64_t key, const rj_tree_config *cfg, float *value)
 {
-    int32_t s = tt_find(t, key);
-    if (s < 0 || s == id || !(t->node[s].flags & RJ_NODE_EXPANDED) || t->node[s].hash != key)
+    const int32_t s = tt_find(t, key); /* the table holds expanded nodes only, under their own keys */
+    if (s < 0)
         return 0;
     const int32_t k = t->node[s].n;
     int32_t first = -1;
