@@ -7,6 +7,10 @@ import os
 import sys
 import time
 
+# One core (Gomocup's rule): numpy's BLAS must not start threads of its own beside the search.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 from engine.timeman import loading_charge
 
 # When loading started, on both clocks (the interpreter's own start is in the CPU reading).

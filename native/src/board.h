@@ -42,7 +42,7 @@ struct rj_board {
     uint64_t hash;
     const uint8_t *table;                 /* the rule's pattern table */
     uint8_t cell[RJ_CELLS];               /* rj_color; RJ_WALL outside the board */
-    uint8_t pat[RJ_CELLS][4];             /* packed pattern codes: black low nibble, white high */
+    uint8_t pat[RJ_CELLS][4];             /* packed pattern codes (black low nibble, white high) of empty points; stale on occupied ones */
     uint32_t key[RJ_CELLS][4];            /* line keys, see tables.h */
     int32_t count[2][16];                 /* (empty point, direction) pairs per colour and type */
     const uint8_t *summary;               /* the rule's summary table (tables.h) */
@@ -93,7 +93,8 @@ static inline int rj_pat(const rj_board *b, int pos, int d, int color)
 }
 
 /* Places (color) or removes (RJ_EMPTY) a stone at pos, updating keys, codes, counts and hash.
- * No legality checks, no history: the primitive under play/put/undo and probe moves. */
+ * No legality checks, no history: the primitive under play/put/undo and probe moves. Stones must
+ * be removed in the reverse order they were placed (see toggle in board.c). */
 void rj_set_stone(rj_board *b, int pos, int color);
 
 /* Exact: would colour c at the empty pos make a winning line (scans the real board)? */
