@@ -121,3 +121,27 @@ def test_blocked_point_cuts_lines_like_the_edge():
             big.check()
             for color in (Color.BLACK, Color.WHITE):
                 assert np.array_equal(big.patterns(color)[:9, :9, 0], small.patterns(color)[:, :, 0])
+
+
+@settings(max_examples=30, deadline=None)
+@given(rule=st.sampled_from(list(Rule)), seed=st.integers(0, 2**32 - 1), steps=st.integers(2, 80))
+def test_undo_after_recompute_and_on_a_copy(rule, seed, steps):
+    """Undo restores from the log of what each stone changed: still exact after a from-scratch
+    recomputation in mid-game (which leaves occupied points' codes as the stones stand now) and
+    on a copy (which takes the log with it)."""
+    rng = random.Random(seed)
+    board = Board(15, rule)
+    for _ in range(steps):
+        legal = board.legal_moves()
+        if board.game_over or not legal:
+            break
+        last = board.last_move
+        if last:
+            legal = [m for m in legal if max(abs(m[0] - last[0]), abs(m[1] - last[1])) <= 2] or legal
+        board.play(*rng.choice(legal))
+    lib.rj_board_recompute(board._b)
+    twin = board.copy()
+    for b in (board, twin):
+        while b.stone_count:
+            b.undo()
+            b.check()

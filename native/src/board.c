@@ -2,6 +2,7 @@
  * board.c — board state, play/put/undo, exact win detection, and the from-scratch oracle that
  * every incremental structure is checked against.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,11 +47,9 @@ static inline void clear_sets(rj_board *b, int q)
 }
 
 /* XORs stone value v into slot `slot` of the key of (q, d) and, where q is empty, refreshes its
- * pattern code. An occupied point's codes are left as they were when it was filled: nothing reads
- * them, and stones leave in the reverse order they came (undo, the provers' probes), so when the
- * point empties again its lines are as they were then and the codes are exact once more. This
- * skips a table lookup for every occupied point on the four lines of each probe move. */
-static inline void toggle(rj_board *b, int q, int d, int slot, uint32_t v)
+ * pattern code, logging what it changed. An occupied point's codes are left as they are: nothing
+ * reads them until the point empties, when they are rebuilt from its keys. */
+static inline void place_toggle(rj_board *b, int q, int d, int slot, uint32_t v)
 {
     uint32_t key = b->key[q][d] ^ (v << (2 * slot));
     b->key[q][d] = key;
@@ -59,6 +58,10 @@ static inline void toggle(rj_board *b, int q, int d, int slot, uint32_t v)
     uint8_t np = b->table[key];
     uint8_t op = b->pat[q][d];
     if (op != np) {
+        struct rj_change *c = &b->change[b->nchange++];
+        c->qd = (uint16_t)(q * 4 + d);
+        c->pat = op;
+        c->sum = b->sum[q];
         b->pat[q][d] = np;
         b->count[0][op & 15]--;
         b->count[0][np & 15]++;
@@ -68,29 +71,74 @@ static inline void toggle(rj_board *b, int q, int d, int slot, uint32_t v)
     }
 }
 
-void rj_set_stone(rj_board *b, int pos, int color)
+static void place_stone(rj_board *b, int pos, int color)
 {
-    const int stone = color ? color : b->cell[pos];
-    const uint32_t v = (uint32_t)stone & 3; /* a blocked point reads as a wall */
-    if (color) {
-        count_point(b, pos, -1); /* the point stops being empty */
-        clear_sets(b, pos);
-    }
+    const uint32_t v = (uint32_t)color & 3; /* a blocked point reads as a wall */
+    count_point(b, pos, -1); /* the point stops being empty */
+    clear_sets(b, pos);
+    b->mark[b->nstones] = b->nchange;
     b->cell[pos] = (uint8_t)color;
-    b->hash ^= rj_zobrist(pos, stone);
-    b->nstones += color ? 1 : -1;
+    b->hash ^= rj_zobrist(pos, color);
+    b->nstones++;
     for (int d = 0; d < 4; d++) {
         const int D = RJ_DIR[d];
         /* A point k steps after pos sees pos at offset -k; one k steps before sees it at +k. */
         for (int k = 1, q = pos + D; k <= 5 && b->cell[q] != RJ_WALL; k++, q += D)
-            toggle(b, q, d, 5 - k, v);
+            place_toggle(b, q, d, 5 - k, v);
         for (int k = 1, q = pos - D; k <= 5 && b->cell[q] != RJ_WALL; k++, q -= D)
-            toggle(b, q, d, 4 + k, v);
+            place_toggle(b, q, d, 4 + k, v);
     }
-    if (!color) {
-        count_point(b, pos, +1);
-        refresh_sets(b, pos);
+}
+
+/* Takes back the last stone placed (it must be the one at pos): keys by XOR, the codes, counts
+ * and sets of the empty points from the log, newest change first, without a table lookup. */
+static void remove_stone(rj_board *b, int pos)
+{
+    const int stone = b->cell[pos];
+    const uint32_t v = (uint32_t)stone & 3;
+    b->cell[pos] = RJ_EMPTY;
+    b->hash ^= rj_zobrist(pos, stone);
+    b->nstones--;
+    for (int d = 0; d < 4; d++) {
+        const int D = RJ_DIR[d];
+        for (int k = 1, q = pos + D; k <= 5 && b->cell[q] != RJ_WALL; k++, q += D)
+            b->key[q][d] ^= v << (2 * (5 - k));
+        for (int k = 1, q = pos - D; k <= 5 && b->cell[q] != RJ_WALL; k++, q -= D)
+            b->key[q][d] ^= v << (2 * (4 + k));
     }
+    const int first = b->mark[b->nstones];
+    for (int i = b->nchange - 1; i >= first; i--) {
+        const struct rj_change *c = &b->change[i];
+        const int q = c->qd >> 2, d = c->qd & 3;
+        const uint8_t np = b->pat[q][d], op = c->pat;
+        b->pat[q][d] = op;
+        b->count[0][np & 15]--;
+        b->count[0][op & 15]++;
+        b->count[1][np >> 4]--;
+        b->count[1][op >> 4]++;
+        const uint8_t diff = b->sum[q] ^ c->sum;
+        if (diff) {
+            const uint64_t bit = 1ull << (q & 63);
+            for (unsigned m = diff; m; m &= m - 1) {
+                const int j = __builtin_ctz(m);
+                b->set[j >> 2][j & 3][q >> 6] ^= bit;
+            }
+            b->sum[q] = c->sum;
+        }
+    }
+    b->nchange = first;
+    for (int d = 0; d < 4; d++) /* its codes were not kept while it was occupied */
+        b->pat[pos][d] = b->table[b->key[pos][d]];
+    count_point(b, pos, +1);
+    refresh_sets(b, pos);
+}
+
+void rj_set_stone(rj_board *b, int pos, int color)
+{
+    if (color)
+        place_stone(b, pos, color);
+    else
+        remove_stone(b, pos);
 }
 
 int rj_line_wins(const rj_board *b, int pos, int c)
@@ -167,6 +215,7 @@ void rj_board_clear(rj_board *b)
     b->to_move = RJ_BLACK;
     b->result = RJ_ONGOING;
     b->nhist = 0;
+    b->nchange = 0;
     rj_board_recompute(b);
 }
 
@@ -191,8 +240,8 @@ void rj_board_free(rj_board *b) { free(b); }
 
 void rj_board_copy(rj_board *dst, const rj_board *src)
 {
-    if (dst != src)
-        memcpy(dst, src, sizeof *dst);
+    if (dst != src) /* the change log only as far as it is used */
+        memcpy(dst, src, offsetof(rj_board, change) + (size_t)src->nchange * sizeof src->change[0]);
 }
 
 int rj_size(const rj_board *b) { return b->size; }

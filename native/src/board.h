@@ -49,6 +49,17 @@ struct rj_board {
     uint8_t sum[RJ_CELLS];                /* set bits of each empty point (0 when occupied) */
     uint64_t set[2][RJ_NUM_SETS][RJ_CELLS / 64]; /* bitsets of empty points per colour and set */
     struct rj_undo_entry hist[RJ_MAX_MOVES];
+    /* What each stone on the board changed at empty points, so that its removal restores it
+     * instead of recomputing it: stones leave in the reverse order they came (undo, the provers'
+     * probes). mark[k] is where the changes of the (k+1)-th stone begin; a stone changes at most
+     * 40 (point, direction) codes. Last in the struct: copies take only the used part. */
+    int32_t nchange;
+    int32_t mark[RJ_MAX_MOVES + 1];
+    struct rj_change {
+        uint16_t qd;  /* point * 4 + direction */
+        uint8_t pat;  /* its code before the stone */
+        uint8_t sum;  /* the point's set bits before this change */
+    } change[RJ_MAX_MOVES * 40];
 };
 
 /* Is pos in colour c's threat set? */
@@ -94,7 +105,7 @@ static inline int rj_pat(const rj_board *b, int pos, int d, int color)
 
 /* Places (color) or removes (RJ_EMPTY) a stone at pos, updating keys, codes, counts and hash.
  * No legality checks, no history: the primitive under play/put/undo and probe moves. Stones must
- * be removed in the reverse order they were placed (see toggle in board.c). */
+ * be removed in the reverse order they were placed: a removal restores what the stone changed. */
 void rj_set_stone(rj_board *b, int pos, int color);
 
 /* Exact: would colour c at the empty pos make a winning line (scans the real board)? */
