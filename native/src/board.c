@@ -49,7 +49,7 @@ static inline void clear_sets(rj_board *b, int q)
 /* XORs stone value v into slot `slot` of the key of (q, d) and, where q is empty, refreshes its
  * pattern code, logging what it changed. An occupied point's codes are left as they are: nothing
  * reads them until the point empties, when they are rebuilt from its keys. */
-static inline void place_toggle(rj_board *b, int q, int d, int slot, uint32_t v)
+static inline void place_toggle(rj_board *b, int q, int d, int slot, uint32_t v, const int counting)
 {
     uint32_t key = b->key[q][d] ^ (v << (2 * slot));
     b->key[q][d] = key;
@@ -63,18 +63,23 @@ static inline void place_toggle(rj_board *b, int q, int d, int slot, uint32_t v)
         c->pat = op;
         c->sum = b->sum[q];
         b->pat[q][d] = np;
-        b->count[0][op & 15]--;
-        b->count[0][np & 15]++;
-        b->count[1][op >> 4]--;
-        b->count[1][np >> 4]++;
+        if (counting) {
+            b->count[0][op & 15]--;
+            b->count[0][np & 15]++;
+            b->count[1][op >> 4]--;
+            b->count[1][np >> 4]++;
+        }
         refresh_sets(b, q);
     }
 }
 
-static void place_stone(rj_board *b, int pos, int color)
+/* `counting`: keep the pattern counts too (a constant at each call, so each use compiles to its
+ * own loop). A stone must be removed the way it was placed. */
+static inline __attribute__((always_inline)) void place_stone(rj_board *b, int pos, int color, const int counting)
 {
     const uint32_t v = (uint32_t)color & 3; /* a blocked point reads as a wall */
-    count_point(b, pos, -1); /* the point stops being empty */
+    if (counting)
+        count_point(b, pos, -1); /* the point stops being empty */
     clear_sets(b, pos);
     b->mark[b->nstones] = b->nchange;
     b->cell[pos] = (uint8_t)color;
@@ -84,15 +89,15 @@ static void place_stone(rj_board *b, int pos, int color)
         const int D = RJ_DIR[d];
         /* A point k steps after pos sees pos at offset -k; one k steps before sees it at +k. */
         for (int k = 1, q = pos + D; k <= 5 && b->cell[q] != RJ_WALL; k++, q += D)
-            place_toggle(b, q, d, 5 - k, v);
+            place_toggle(b, q, d, 5 - k, v, counting);
         for (int k = 1, q = pos - D; k <= 5 && b->cell[q] != RJ_WALL; k++, q -= D)
-            place_toggle(b, q, d, 4 + k, v);
+            place_toggle(b, q, d, 4 + k, v, counting);
     }
 }
 
 /* Takes back the last stone placed (it must be the one at pos): keys by XOR, the codes, counts
  * and sets of the empty points from the log, newest change first, without a table lookup. */
-static void remove_stone(rj_board *b, int pos)
+static inline __attribute__((always_inline)) void remove_stone(rj_board *b, int pos, const int counting)
 {
     const int stone = b->cell[pos];
     const uint32_t v = (uint32_t)stone & 3;
@@ -112,10 +117,12 @@ static void remove_stone(rj_board *b, int pos)
         const int q = c->qd >> 2, d = c->qd & 3;
         const uint8_t np = b->pat[q][d], op = c->pat;
         b->pat[q][d] = op;
-        b->count[0][np & 15]--;
-        b->count[0][op & 15]++;
-        b->count[1][np >> 4]--;
-        b->count[1][op >> 4]++;
+        if (counting) {
+            b->count[0][np & 15]--;
+            b->count[0][op & 15]++;
+            b->count[1][np >> 4]--;
+            b->count[1][op >> 4]++;
+        }
         const uint8_t diff = b->sum[q] ^ c->sum;
         if (diff) {
             const uint64_t bit = 1ull << (q & 63);
@@ -129,16 +136,25 @@ static void remove_stone(rj_board *b, int pos)
     b->nchange = first;
     for (int d = 0; d < 4; d++) /* its codes were not kept while it was occupied */
         b->pat[pos][d] = b->table[b->key[pos][d]];
-    count_point(b, pos, +1);
+    if (counting)
+        count_point(b, pos, +1);
     refresh_sets(b, pos);
 }
 
 void rj_set_stone(rj_board *b, int pos, int color)
 {
     if (color)
-        place_stone(b, pos, color);
+        place_stone(b, pos, color, 1);
     else
-        remove_stone(b, pos);
+        remove_stone(b, pos, 1);
+}
+
+void rj_probe_stone(rj_board *b, int pos, int color)
+{
+    if (color)
+        place_stone(b, pos, color, 0);
+    else
+        remove_stone(b, pos, 0);
 }
 
 int rj_line_wins(const rj_board *b, int pos, int c)

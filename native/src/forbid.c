@@ -47,11 +47,11 @@ static int foul_rec(rj_board *b, int pos, int depth)
         return RJ_FOUL_DOUBLE_FOUR;
     if (threes >= 2) {
         int real = 0;
-        rj_set_stone(b, pos, RJ_BLACK); /* probe: the stone stays while its threes are tested */
+        rj_probe_stone(b, pos, RJ_BLACK); /* probe: the stone stays while its threes are tested */
         for (int d = 0; d < 4 && real < 2; d++)
             if (t[d] == RJ_PT_LIVE3)
                 real += three_is_real(b, pos, d, depth);
-        rj_set_stone(b, pos, RJ_EMPTY);
+        rj_probe_stone(b, pos, RJ_EMPTY);
         if (real >= 2)
             return RJ_FOUL_DOUBLE_THREE;
     }

@@ -1,5 +1,5 @@
 /*
- * prover.c — VCF and UTSS (see prover.h). Probe moves go through rj_set_stone and are always
+ * prover.c — VCF and UTSS (see prover.h). Probe moves go through rj_probe_stone and are always
  * taken back, so the board is unchanged when a proof returns, even when a budget runs out.
  */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
@@ -110,14 +110,14 @@ static struct tt_entry *tt_slot(struct search *s, uint64_t key) { return &s->tt[
 /* A probe move for the side to move, and its undo. */
 static void probe(rj_board *b, int pos)
 {
-    rj_set_stone(b, pos, b->to_move);
+    rj_probe_stone(b, pos, b->to_move);
     b->to_move = 3 - b->to_move;
     b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
 }
 
 static void unprobe(rj_board *b, int pos)
 {
-    rj_set_stone(b, pos, RJ_EMPTY);
+    rj_probe_stone(b, pos, RJ_EMPTY);
     b->to_move = 3 - b->to_move;
     b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
 }
@@ -352,9 +352,9 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
     for (int q = 0; q < RJ_CELLS && moves->n < RJ_MAX_LIST && !s->aborted; q++) {
         if (rj_points_has(&seen, q) || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
             continue;
-        rj_set_stone(b, q, c); /* c moves twice: is there a VCF now? */
+        rj_probe_stone(b, q, c); /* c moves twice: is there a VCF now? */
         int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
-        rj_set_stone(b, q, RJ_EMPTY);
+        rj_probe_stone(b, q, RJ_EMPTY);
         if (threat)
             moves->pos[moves->n++] = (int16_t)q;
     }
