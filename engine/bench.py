@@ -101,6 +101,11 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
         per_move.append(lib.rj_bench_play_undo(empty._b, xs, ys, len(moves), rounds))
     play_undo = statistics.median(per_move)
     rows.append(("play + undo, per move (60-move Renju games, 15x15)", f"{play_undo:.0f} ns", "<= 300 ns"))
+    # The same moves as the provers' probe moves (no pattern counts: the hot path of VCF and UTSS).
+    probe = statistics.median(
+        lib.rj_bench_probe(Board(15, Rule.RENJU)._b, ffi.new("int16_t[]", [m[0] for m in g.moves]),
+                           ffi.new("int16_t[]", [m[1] for m in g.moves]), len(g.moves), rounds) for g in games)
+    rows.append(("probe + take back, per move (the provers' probe moves, same games)", f"{probe:.0f} ns", ""))
 
     # All forbidden points of 60-stone positions.
     fb = [lib.rj_bench_forbidden(g._b, rounds) / 1e3 for g in games]
@@ -123,6 +128,21 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     memory = f"{grew_mb:.1f} MB / {held_mb:.1f} MB"
     rows.append(("memory of the tables: resident growth / bytes held", memory, "<= 64 MB"))
     rows.append(("  whole process after start-up (Python, cffi, tables)", f"{total_mb:.1f} MB", ""))
+
+    # The alpha-beta baseline (the match's reference opponent) runs on this core too: its speed
+    # moves with the core's, which a strength comparison across versions must keep in mind.
+    x, y = ffi.new("int16_t *"), ffi.new("int16_t *")
+    depth, nodes, value = ffi.new("int *"), ffi.new("int64_t *"), ffi.new("int *")
+    ab_ms, ab_nodes, ab_depth = 50.0 if quick else 200.0, 0, 0
+    for g in games:
+        position = g.copy()
+        for _ in range(40):  # 20 stones: a middle game, where the baseline's search is widest
+            position.undo()
+        lib.rj_alphabeta(position._b, 12, ab_ms, x, y, depth, nodes, value)
+        ab_nodes += nodes[0]
+        ab_depth += depth[0]
+    rows.append((f"alpha-beta baseline: nodes per second (20-stone positions, {ab_ms:.0f} ms each)",
+                 f"{ab_nodes / (len(games) * ab_ms / 1e3) / 1e3:.0f} k (mean depth {ab_depth / len(games):.1f})", ""))
 
     # Incremental update against a from-scratch recomputation.
     recompute = statistics.median(lib.rj_bench_recompute(g._b, rounds // 4 or 1) for g in games)

@@ -204,6 +204,7 @@ int rj_alphabeta(rj_board *b, int max_depth, double max_ms, int16_t *x, int16_t 
 int rj_rollout(rj_board *b, uint64_t seed, int max_moves);
 
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
+double rj_bench_probe(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
 double rj_bench_forbidden(rj_board *b, int rounds);
 double rj_bench_recompute(rj_board *b, int rounds);
 double rj_bench_table_build(int rule, int rounds);

@@ -20,7 +20,8 @@ def test_bench_writes_its_section_once(tmp_path):
 def test_bench_measures_every_target():
     rows = bench.run(quick=True)
     names = " | ".join(r[0] for r in rows)
-    for needle in ("play + undo", "forbidden points", "table build", "memory", "ratio"):
+    for needle in ("play + undo", "probe + take back", "forbidden points", "table build", "memory", "alpha-beta",
+                   "ratio"):
         assert needle in names
     for _, value, target in rows:
         if target:  # every targeted figure is a positive number with a unit

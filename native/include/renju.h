@@ -356,6 +356,9 @@ int rj_rollout(rj_board *b, uint64_t seed, int max_moves);
 
 /* Plays the given moves in order, then undoes them, `rounds` times; returns ns per play+undo pair. */
 double rj_bench_play_undo(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
+/* The same moves placed and taken back as the provers' probe moves (no pattern counts, no
+ * legality or win checks, colours alternating from black); returns ns per place+remove pair. */
+double rj_bench_probe(rj_board *b, const int16_t *xs, const int16_t *ys, int n, int rounds);
 /* Calls rj_forbidden_points `rounds` times; returns ns per call. */
 double rj_bench_forbidden(rj_board *b, int rounds);
 /* Calls rj_board_recompute `rounds` times; returns ns per call. */
