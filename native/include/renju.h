@@ -144,8 +144,8 @@ void rj_patterns(const rj_board *b, int color, uint8_t *out);
 /* Number of (empty point, direction) pairs of each pattern type for colour c. */
 void rj_pattern_counts(const rj_board *b, int color, int32_t out[RJ_PT_COUNT]);
 
-/* Compares every incremental structure (line keys, pattern codes, counts, hash, stone count,
- * result) with a from-scratch recomputation. 0 if they agree, otherwise a positive code naming
+/* Compares every incremental structure (line keys, the pattern codes of empty points, counts,
+ * hash, stone count, result) with a from-scratch recomputation. 0 if they agree, otherwise a positive code naming
  * the first mismatch (1 keys, 2 patterns, 3 counts, 4 hash, 5 stone count, 6 result, 7 threat
  * point sets). */
 int rj_board_check(const rj_board *b);

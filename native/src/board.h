@@ -42,7 +42,7 @@ struct rj_board {
     uint64_t hash;
     const uint8_t *table;                 /* the rule's pattern table */
     uint8_t cell[RJ_CELLS];               /* rj_color; RJ_WALL outside the board */
-    uint8_t pat[RJ_CELLS][4];             /* packed pattern codes (black low nibble, white high) of empty points; stale on occupied ones */
+    uint8_t pat[RJ_CELLS][4];             /* packed codes, black low nibble; kept for empty points only */
     uint32_t key[RJ_CELLS][4];            /* line keys, see tables.h */
     int32_t count[2][16];                 /* (empty point, direction) pairs per colour and type */
     const uint8_t *summary;               /* the rule's summary table (tables.h) */
