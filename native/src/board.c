@@ -17,13 +17,19 @@ static inline void count_point(rj_board *b, int pos, int sign)
     }
 }
 
-/* Recomputes the set bits of the empty point q and flips what changed in the bitsets. */
-static inline void refresh_sets(rj_board *b, int q)
+/* Moves one (point, direction) pair from pattern code `from` to `to` in both colours' counts. */
+static inline void recount(rj_board *b, uint8_t from, uint8_t to)
 {
-    const uint8_t *p = b->pat[q];
-    const uint8_t *lut = b->summary;
-    uint8_t s = lut[p[0]] | lut[p[1]] | lut[p[2]] | lut[p[3]];
-    uint8_t diff = s ^ b->sum[q];
+    b->count[0][from & 15]--;
+    b->count[0][to & 15]++;
+    b->count[1][from >> 4]--;
+    b->count[1][to >> 4]++;
+}
+
+/* Gives point q the set bits s, flipping what changed in the bitsets. */
+static inline void set_sum(rj_board *b, int q, uint8_t s)
+{
+    const uint8_t diff = s ^ b->sum[q];
     if (!diff)
         return;
     b->sum[q] = s;
@@ -34,16 +40,12 @@ static inline void refresh_sets(rj_board *b, int q)
     }
 }
 
-/* Removes the point from every set (it is being occupied). */
-static inline void clear_sets(rj_board *b, int q)
+/* Recomputes the set bits of the empty point q from its codes. */
+static inline void refresh_sets(rj_board *b, int q)
 {
-    uint8_t s = b->sum[q];
-    const uint64_t bit = 1ull << (q & 63);
-    for (unsigned m = s; m; m &= m - 1) {
-        const int i = __builtin_ctz(m);
-        b->set[i >> 2][i & 3][q >> 6] &= ~bit;
-    }
-    b->sum[q] = 0;
+    const uint8_t *p = b->pat[q];
+    const uint8_t *lut = b->summary;
+    set_sum(b, q, lut[p[0]] | lut[p[1]] | lut[p[2]] | lut[p[3]]);
 }
 
 /* XORs stone value v into slot `slot` of the key of (q, d) and, where q is empty, refreshes its
@@ -63,12 +65,8 @@ static inline void place_toggle(rj_board *b, int q, int d, int slot, uint32_t v,
         c->pat = op;
         c->sum = b->sum[q];
         b->pat[q][d] = np;
-        if (counting) {
-            b->count[0][op & 15]--;
-            b->count[0][np & 15]++;
-            b->count[1][op >> 4]--;
-            b->count[1][np >> 4]++;
-        }
+        if (counting)
+            recount(b, op, np);
         refresh_sets(b, q);
     }
 }
@@ -80,7 +78,7 @@ static inline __attribute__((always_inline)) void place_stone(rj_board *b, int p
     const uint32_t v = (uint32_t)color & 3; /* a blocked point reads as a wall */
     if (counting)
         count_point(b, pos, -1); /* the point stops being empty */
-    clear_sets(b, pos);
+    set_sum(b, pos, 0); /* out of every set */
     b->mark[b->nstones] = b->nchange;
     b->cell[pos] = (uint8_t)color;
     b->hash ^= rj_zobrist(pos, color);
@@ -117,21 +115,9 @@ static inline __attribute__((always_inline)) void remove_stone(rj_board *b, int 
         const int q = c->qd >> 2, d = c->qd & 3;
         const uint8_t np = b->pat[q][d], op = c->pat;
         b->pat[q][d] = op;
-        if (counting) {
-            b->count[0][np & 15]--;
-            b->count[0][op & 15]++;
-            b->count[1][np >> 4]--;
-            b->count[1][op >> 4]++;
-        }
-        const uint8_t diff = b->sum[q] ^ c->sum;
-        if (diff) {
-            const uint64_t bit = 1ull << (q & 63);
-            for (unsigned m = diff; m; m &= m - 1) {
-                const int j = __builtin_ctz(m);
-                b->set[j >> 2][j & 3][q >> 6] ^= bit;
-            }
-            b->sum[q] = c->sum;
-        }
+        if (counting)
+            recount(b, np, op);
+        set_sum(b, q, c->sum);
     }
     b->nchange = first;
     for (int d = 0; d < 4; d++) /* its codes were not kept while it was occupied */
