@@ -119,6 +119,7 @@ def test_training_only_the_value_head_leaves_the_rest_of_the_net_as_it_was(tmp_p
         assert torch.equal(after[k], v) != k.startswith("value_fc"), k
     with pytest.raises(ValueError):
         main(["--init", str(init), "--out", str(tmp_path / "r2"), "--matches", str(results), "--train-only", "nothing"])
+    assert not (tmp_path / "r2").exists()  # refused before the run folder was made
 
 
 def test_policy_targets_can_come_from_a_net(tmp_path):

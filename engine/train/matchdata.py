@@ -88,18 +88,13 @@ def freeze_except(net: torch.nn.Module, prefix: str) -> None:
             m.momentum = 0.0
 
 
-def net_policy(model: str, planes: np.ndarray) -> np.ndarray:
-    """A net's policy (softmax over every point, as the training loss sees it) at each position."""
-    from engine.net.onnx_eval import ONNXEvaluator
-
-    ev = _EVALUATORS.setdefault(model, ONNXEvaluator(model))
+def net_policy(ev, planes: np.ndarray) -> np.ndarray:
+    """A net's policy (an ONNXEvaluator's softmax over every point, as the training loss sees it)
+    at each position."""
     logits = np.concatenate([ev.evaluate_planes(planes[i:i + 256].astype(np.float32))[0]
                              for i in range(0, len(planes), 256)])
     e = np.exp(logits - logits.max(1, keepdims=True))
     return (e / e.sum(1, keepdims=True)).astype(np.float32)
-
-
-_EVALUATORS: dict = {}
 
 
 def load_results(paths: list[str]) -> list[dict]:
@@ -124,7 +119,9 @@ def main(argv: list[str] | None = None) -> int:
                          "BatchNorm statistics kept, so the rest of the net answers exactly as before")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    from engine.net.onnx_eval import ONNXEvaluator
     from engine.train.config import RunConfig
+    from engine.train.model import PolicyValueNet
     from engine.train.run import Run
 
     cfg = RunConfig(run=args.out, init=args.init, iterations=0, seed=args.seed)
@@ -132,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     cfg.learn.buffer_games = 10**6
     if Path(args.out, "state.json").exists():
         raise SystemExit(f"{args.out} already holds a run")
+    if args.train_only:  # checked before the run folder is made
+        freeze_except(PolicyValueNet(cfg.net), args.train_only)
+    teacher = ONNXEvaluator(args.policy_from) if args.policy_from else None
     run = Run(cfg)  # the init's weights, its source run's games as older generations
     for extra in args.also:
         for gen, arrays in ReplayBuffer.load(Path(extra) / "buffer.npz", 10**9).games:
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         arrays = game_arrays(game, cfg.play.size, cfg.play.rule)
         if len(arrays["value"]):
             if args.policy_from:
-                arrays["policy"] = net_policy(args.policy_from, arrays["planes"])
+                arrays["policy"] = net_policy(teacher, arrays["planes"])
             run.buffer.add(1, arrays)
             positions += len(arrays["value"])
     log.info("%d distinct match games (%d positions); %d games buffered in all", len(games), positions,
