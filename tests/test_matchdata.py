@@ -65,20 +65,26 @@ def test_games_that_recur_move_for_move_are_kept_once():
     assert distinct_games([a, b, again, b]) == [a, b]
 
 
-def test_fine_tune_starts_from_the_checkpoint_mixes_older_games_and_exports(tmp_path):
-    from engine.search.player import MCTSPlayer
-
-    torch.manual_seed(0)
+def _init_and_results(tmp_path, games):
+    """A fresh full-size net saved as a torch checkpoint, and a results.json holding `games`."""
+    torch.manual_seed(1)
     net = PolicyValueNet(NetConfig())
     init = tmp_path / "init.pt"
     torch.save({"net": net.state_dict(), "net_cfg": {"channels": 32, "blocks": 3, "threat_planes": True},
                 "source_run": str(tmp_path / "none")}, init)
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(games))
+    return net, init, results
+
+
+def test_fine_tune_starts_from_the_checkpoint_mixes_older_games_and_exports(tmp_path):
+    from engine.search.player import MCTSPlayer
+
+    net, init, results = _init_and_results(tmp_path, [game(), game(), game(BLACK_WINS[:6], winner=None)])
     older = ReplayBuffer(10)
     older.add(7, game_arrays(game(BLACK_WINS[:4], winner="white")))
     (tmp_path / "old").mkdir()
     older.save(tmp_path / "old" / "buffer.npz")
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps([game(), game(), game(BLACK_WINS[:6], winner=None)]))
     out = tmp_path / "run"
     assert main(["--init", str(init), "--out", str(out), "--matches", str(results), "--also", str(tmp_path / "old"),
                  "--steps", "2", "--seed", "3"]) == 0
@@ -96,19 +102,8 @@ def test_fine_tune_starts_from_the_checkpoint_mixes_older_games_and_exports(tmp_
         main(["--init", str(init), "--out", str(out), "--matches", str(results)])
 
 
-def _init_and_results(tmp_path):
-    torch.manual_seed(1)
-    net = PolicyValueNet(NetConfig())
-    init = tmp_path / "init.pt"
-    torch.save({"net": net.state_dict(), "net_cfg": {"channels": 32, "blocks": 3, "threat_planes": True},
-                "source_run": str(tmp_path / "none")}, init)
-    results = tmp_path / "results.json"
-    results.write_text(json.dumps([game(), game(BLACK_WINS[:6], winner=None)]))
-    return net, init, results
-
-
 def test_training_only_the_value_head_leaves_the_rest_of_the_net_as_it_was(tmp_path):
-    net, init, results = _init_and_results(tmp_path)
+    net, init, results = _init_and_results(tmp_path, [game(), game(BLACK_WINS[:6], winner=None)])
     out = tmp_path / "run"
     main(["--init", str(init), "--out", str(out), "--matches", str(results), "--steps", "3",
           "--train-only", "value_fc"])
@@ -126,7 +121,7 @@ def test_policy_targets_can_come_from_a_net(tmp_path):
     from engine.net.onnx_eval import ONNXEvaluator
     from engine.train.model import export_onnx
 
-    net, init, results = _init_and_results(tmp_path)
+    net, init, results = _init_and_results(tmp_path, [game(), game(BLACK_WINS[:6], winner=None)])
     model = tmp_path / "teacher.onnx"
     export_onnx(net.eval(), model, 15, {"channels": 32, "blocks": 3})
     out = tmp_path / "run"
