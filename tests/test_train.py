@@ -387,17 +387,29 @@ def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):
     assert verify_onnx(back, path, 9) < 1e-4
 
 
-def test_a_time_budget_stops_the_run_between_iterations(tmp_path):
+def test_a_time_budget_cuts_self_play_and_stops_the_run(tmp_path):
     from engine.train.run import Run
 
-    cfg = RunConfig(run=str(tmp_path / "run"), iterations=3, games=1, workers=1, inference="local", budget_s=1e-3)
-    cfg.net = NetConfig(channels=8, blocks=1)
-    cfg.play = SelfPlayConfig(size=9, playouts=8, max_moves=12)
-    cfg.learn = LearnConfig(batch=8, steps=1)
-    run = Run(cfg)
-    run.loop()  # the first iteration always runs; its pace then says no more fit
-    assert run.state["iteration"] == 1
-    assert json.loads((tmp_path / "run" / "state.json").read_text())["iteration"] == 1
+    def run(name: str, budget_s: float) -> Run:
+        cfg = RunConfig(run=str(tmp_path / name), iterations=2, games=3, workers=1, inference="local",
+                        budget_s=budget_s)
+        cfg.net = NetConfig(channels=8, blocks=1)
+        cfg.play = SelfPlayConfig(size=9, playouts=8, max_moves=12)
+        cfg.learn = LearnConfig(batch=8, steps=6)
+        r = Run(cfg)
+        r.loop()
+        return r
+
+    # Over before the first game ends: that game is kept, the other two abandoned, the generation
+    # gets a third of the updates, and no second iteration starts.
+    short = run("short", 1e-3)
+    assert (short.state["iteration"], short.state["games"], short.state["steps"]) == (1, 1, 2)
+    entry = json.loads((tmp_path / "short" / "log.jsonl").read_text())
+    assert entry["selfplay"]["games"] == 1 and entry["selfplay"]["planned"] == 3
+    assert json.loads((tmp_path / "short" / "state.json").read_text())["games"] == 1
+    # A budget with room: every game of both iterations, every update.
+    roomy = run("roomy", 3600)
+    assert (roomy.state["iteration"], roomy.state["games"], roomy.state["steps"]) == (2, 6, 12)
 
 
 def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):

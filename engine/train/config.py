@@ -92,8 +92,10 @@ class RunConfig:
     # A new run may start from a refit net (python -m engine.train.refit writes NAME.pt beside its
     # ONNX): its weights, and the buffer of the run it was fitted to as older generations.
     init: str = ""
-    # Wall-clock seconds for this invocation (0: no limit): no iteration starts that would, at the
-    # pace of the last one, end after it (a lent GPU machine is held for a fixed time).
+    # Wall-clock seconds for this invocation (0: no limit; a lent GPU machine is held for a fixed
+    # time): self-play stops at the budget's end less the last training's time, keeping the games
+    # finished by then and training on proportionally fewer updates; no iteration starts with room
+    # for less than a quarter of its games (run.py).
     budget_s: float = 0.0
     net: NetConfig = field(default_factory=NetConfig)
     play: SelfPlayConfig = field(default_factory=SelfPlayConfig)

@@ -28,6 +28,10 @@ from engine.train.selfplay import init_remote_worker, init_worker, worker_game
 
 log = logging.getLogger("pbrain.train")
 
+# Under a time budget, another iteration starts only if its self-play has room for this share of a
+# full iteration's games at the last iteration's pace (a fraction of a generation trains little).
+MIN_ITERATION_SHARE = 0.25
+
 
 class Run:
     def __init__(self, cfg: RunConfig) -> None:
@@ -123,7 +127,10 @@ class Run:
             stop.set()
             server.join(10)
 
-    def selfplay(self, it: int) -> dict:
+    def selfplay(self, it: int, deadline: float | None = None) -> dict:
+        """One iteration's games. With a `deadline` (time.time()), the games that have finished by
+        then are kept (at least one) and the rest are abandoned: a lent machine is held for a fixed
+        time, and a cut generation trains on proportionally fewer updates (loop)."""
         cfg = self.cfg
         model = str(self.model_path) if self.state["trained"] else None
         if model is None and not cfg.play.bootstrap_heuristic:
@@ -133,7 +140,7 @@ class Run:
         seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g, cfg.play.opponent if g < versus else "")
                  for g in range(cfg.games)]
         lengths, branching, proven, wins = [], [], 0, {0: 0, 1: 0, 2: 0}
-        positions, versus_points = 0, []
+        positions, versus_points, done = 0, [], 0
         pool_cm = self._server_pool() if model is not None and self._use_server() else self._pool(model)
         with pool_cm as pool:
             for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
@@ -148,9 +155,14 @@ class Run:
                 wins[rec.winner] += 1
                 if rec.opponent_color:  # our points against the baseline
                     versus_points.append(0.5 if not rec.winner else float(rec.winner != rec.opponent_color))
-        self.state["games"] += len(seeds)
+                done += 1
+                if deadline is not None and time.time() >= deadline and done < len(seeds):
+                    log.info("self-play %d: %d of %d games by the budget's end; the rest abandoned", it, done,
+                             len(seeds))
+                    break  # leaving the pool's block terminates the workers and their unfinished games
+        self.state["games"] += done
         self.state["positions"] += positions
-        return {"games": len(seeds), "positions": positions, "lengths": lengths,
+        return {"games": done, "planned": len(seeds), "positions": positions, "lengths": lengths,
                 "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
                 "branching_hist": np.bincount(np.minimum(branching, 225), minlength=226).tolist(),
                 "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
@@ -158,9 +170,10 @@ class Run:
                            "score": float(np.mean(versus_points)) if versus_points else None},
                 "evaluator": "heuristic" if model is None else "net-server" if self._use_server() else "net"}
 
-    def train(self, rng: np.random.Generator) -> dict:
+    def train(self, rng: np.random.Generator, steps: int | None = None) -> dict:
+        steps = self.cfg.learn.steps if steps is None else steps
         stats = [self.learner.step(self.buffer.sample(self.cfg.learn.batch, rng), rng)
-                 for _ in tqdm(range(self.cfg.learn.steps), desc="train", leave=False, disable=None)]
+                 for _ in tqdm(range(steps), desc="train", leave=False, disable=None)]
         self.state["steps"] += len(stats)
         self.state["trained"] = True
         mean = lambda f: float(np.mean([getattr(s, f) for s in stats]))  # noqa: E731
@@ -189,31 +202,41 @@ class Run:
 
     def loop(self) -> None:
         rng = np.random.default_rng(self.cfg.seed + self.state["iteration"])
-        started, pace = time.time(), 0.0
+        budget = self.cfg.budget_s
+        # The budget's end less what training and export took last time (before any: a guess) is
+        # when self-play stops; full_selfplay is a whole iteration's self-play at the last pace.
+        started, tail, full_selfplay = time.time(), min(60.0, 0.1 * budget), 0.0
         while self.state["iteration"] < self.cfg.iterations:
-            if self.cfg.budget_s and pace and time.time() - started + pace > self.cfg.budget_s:
-                log.info("stopping: another iteration (%.0f s) would end past the %.0f s budget", pace,
-                         self.cfg.budget_s)
-                break
+            deadline = None
+            if budget:
+                left = budget - (time.time() - started) - tail
+                if full_selfplay and left < MIN_ITERATION_SHARE * full_selfplay:
+                    log.info("stopping: %.0f s of the %.0f s budget left for self-play, a full iteration's "
+                             "takes %.0f s", max(left, 0.0), budget, full_selfplay)
+                    break
+                deadline = time.time() + max(left, 0.0)  # the first iteration plays at least one game
             it = self.state["iteration"]
             t0 = time.time()
-            entry = {"iteration": it, "selfplay": self.selfplay(it)}
+            entry = {"iteration": it, "selfplay": self.selfplay(it, deadline)}
             t1 = time.time()
-            entry["train"] = self.train(rng)
+            done = entry["selfplay"]["games"]
+            full_selfplay = (t1 - t0) * self.cfg.games / max(done, 1)
+            entry["train"] = self.train(rng, max(1, round(self.cfg.learn.steps * done / self.cfg.games)))
             self.state["iteration"] = it + 1
             self.export()
             if self.cfg.eval_every and (it + 1) % self.cfg.eval_every == 0:
                 entry["eval"] = {opp: self.evaluate(opp) for opp in ("greedy", "alphabeta")}
             entry.update(seconds_selfplay=t1 - t0, seconds_total=time.time() - t0, total_games=self.state["games"],
                          total_steps=self.state["steps"])
-            pace = time.time() - t0
             with open(self.dir / "log.jsonl", "a") as f:
                 f.write(json.dumps(entry) + "\n")
             self._save()
+            tail = time.time() - t1
             sp, tr = entry["selfplay"], entry["train"]
             vs = " vs {opponent} {score:.3f} over {games} games".format(**sp["versus"]) if sp["versus"]["games"] else ""
-            log.info("iteration %d: %d games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
-                     "kl %.4f lr %.2g%s%s", it, sp["games"], sp["mean_length"], sp["branching"], tr["loss"],
+            cut = f" of {sp['planned']}" if sp["games"] < sp["planned"] else ""
+            log.info("iteration %d: %d%s games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
+                     "kl %.4f lr %.2g%s%s", it, sp["games"], cut, sp["mean_length"], sp["branching"], tr["loss"],
                      tr["policy_loss"], tr["value_loss"], tr["kl"], tr["lr"],
                      vs,
                      f" eval {entry['eval']}" if "eval" in entry else "")
