@@ -509,6 +509,14 @@ def test_tiny_run_with_the_inference_server(tmp_path):
                    check=True, timeout=300, capture_output=True)
     log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
     assert log[1]["selfplay"]["evaluator"] == "net-server" and log[1]["selfplay"]["games"] == 2
+    # Cut by a budget: the workers and their server are stopped mid-game, and the run ends cleanly.
+    subprocess.run([sys.executable, "-m", "engine.train", "--run", str(run_dir), "--games", "4", "--playouts", "8",
+                    "--steps", "2", "--batch", "16", "--workers", "2", "--size", "9", "--max-moves", "20",
+                    "--iterations", "4", "--inference", "server", "--budget-s", "0.001"],
+                   check=True, timeout=300, capture_output=True)
+    log = [json.loads(line) for line in (run_dir / "log.jsonl").read_text().splitlines()]
+    assert len(log) == 3 and log[2]["selfplay"]["evaluator"] == "net-server"
+    assert (log[2]["selfplay"]["games"], log[2]["selfplay"]["planned"]) == (1, 4)
 
 
 def test_ablation_summary_and_table_compare_variants_with_the_full_method():
