@@ -1,8 +1,9 @@
 """PUCT MCTS over the move filter, guided by an `Evaluator`, with proofs.
 
-Leaf order (fixed): game over -> immediate threats from the threat sets (a five point of the side
-to move wins; two five points of the opponent, or one it cannot block, lose) -> UTSS within
-UTSS_PLIES of the root (node-budgeted) -> the evaluator. Settled nodes are terminal with exact
+Leaf order (fixed): game over -> the draw cap (Gomocup's 200 stones in renju: a draw) -> immediate
+threats from the threat sets (a five point of the side to move wins; two five points of the
+opponent, or one it cannot block, lose) -> UTSS within UTSS_PLIES of the root (node-budgeted, no
+deeper than the cap allows) -> the evaluator (its value fading to 0 near the cap). Settled nodes are terminal with exact
 values and proofs propagate: a node with a child lost for the child's mover is won; a node whose
 children are all won for their movers is lost. A node expands the move filter's moves, or only
 the answers to the opponent's hidden VCF when it has one (Prover.filter_moves). Leaves are
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, Board, Move
+from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.native import ffi, lib
 from engine.net.evaluator import PATTERN_SCALE, Evaluator
 from engine.prover import Prover
@@ -100,6 +101,11 @@ class MCTSConfig:
     # searched value where one exists (docs/strength.md, fifteenth session: 80.5% against alphabeta
     # with it, 77.5% without, 75.5% without transpositions - the same 100 openings, p = 0.52).
     transposition_q: bool = True
+    # Gomocup stops a renju game as a draw at 200 stones (size^2 - 25; docs/rules.md): positions
+    # there are draws, no proof may end past it, and net values fade to 0 over the last draw_fade
+    # plies before it. -1: that cap in renju, none in the other rules; 0: none; n: n stones.
+    draw_stones: int = -1
+    draw_fade: int = 20
 
 
 def sharpen(values: np.ndarray, k: float) -> np.ndarray:
@@ -248,10 +254,22 @@ class MCTS:
         self.root_moves = []
         self.prover.clear()
 
-    def _config(self) -> None:
+    def draw_stones(self, board: Board) -> int:
+        """The stone count at which the game is drawn (0: none)."""
+        if self.cfg.draw_stones >= 0:
+            return self.cfg.draw_stones
+        return board.size * board.size - 25 if board.rule == Rule.RENJU else 0
+
+    def _plies_left(self, board: Board) -> int:
+        """Plies a proof from `board` may take before the draw cap (a large number without one)."""
+        cap = self.draw_stones(board)
+        return cap - board.stone_count - lib.RJ_CAP_MARGIN if cap > 0 else 1 << 20
+
+    def _config(self, board: Board) -> None:
         """Copies the config into the C struct (read at every search: tests and players may
         change self.cfg between searches)."""
         c, k = self._ccfg, self.cfg
+        c.draw_stones, c.draw_fade = self.draw_stones(board), k.draw_fade
         c.c_puct, c.fpu, c.virtual_loss, c.radius = k.c_puct, k.fpu, k.virtual_loss, k.radius
         c.move_filter, c.utss = int(k.move_filter), int(k.utss)
         c.utss_plies, c.utss_plies_own = k.utss_plies, k.utss_plies_own
@@ -328,7 +346,7 @@ class MCTS:
         banked for later moves). memory_bytes > 0: stop before the tree would outgrow it."""
         t0 = time.monotonic()
         soft = min(deadline, t0 + optimum)
-        self._config()
+        self._config(board)
         root = self._root_for(board)
         b = board.copy()
         self.root_line = []
@@ -337,8 +355,9 @@ class MCTS:
             self._playouts(b)
         if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vcf_ms > 0:
             budget = min(self.cfg.root_vcf_ms, 100 * min(optimum, deadline - t0))
-            proof = self.prover.solve(b, "vcf", budget_ms=max(budget, 1.0))
-            if proof.result == "win" and proof.line:
+            fours = min(60, self._plies_left(b) // 2)  # k fours take 2k + 1 plies
+            proof = self.prover.solve(b, "vcf", max_depth=fours, budget_ms=max(budget, 1.0)) if fours > 0 else None
+            if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
             priors = root.priors
@@ -428,15 +447,19 @@ class MCTS:
                 return
             end = time.monotonic() + seconds
             share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
+            plies = self._plies_left(b)
+            if plies <= 0:
+                return
             proof = None
             if share > 0:
-                proof = self.prover.solve(b, "dfpn", max_depth=self.cfg.verify_dfpn_plies,
+                proof = self.prover.solve(b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
                                           budget_ms=seconds * share * 1000)
             left = end - time.monotonic()
             if proof is not None and proof.result != "win" and not proof.aborted:
                 left *= min(max(self.cfg.verify_utss_after_disproof, 0.0), 1.0)
             if (proof is None or proof.result != "win") and left > 0.001:
-                proof = self.prover.solve(b, "utss", max_depth=self.cfg.verify_depth, budget_ms=left * 1000)
+                proof = self.prover.solve(b, "utss", max_depth=min(self.cfg.verify_depth, plies),
+                                          budget_ms=left * 1000)
             if proof is None:
                 return
         finally:

@@ -267,7 +267,15 @@ typedef struct {
                               proof of that node's is the leaf's too */
     int transposition_q;   /* 1: ... and backs up that node's mean value over its visits so far
                               (its evaluation and its children's value sums) instead of its net value */
+    int draw_stones;       /* > 0: the game is drawn once this many stones are on the board (Gomocup's
+                              renju cap, 200 on 15x15): leaves there are draws, proofs are kept
+                              short enough to finish before it (RJ_CAP_MARGIN) */
+    int draw_fade;         /* > 0: net values shrink linearly to 0 over the last draw_fade plies
+                              before draw_stones */
 } rj_tree_config;
+/* Plies a proof of depth d may take beyond d (a depth-0 UTSS node still sees a five, a double
+ * five threat or an undefendable four): proofs near the cap get d <= plies left - this. */
+#define RJ_CAP_MARGIN 4
 #define RJ_NODE_EXPANDED 1
 #define RJ_NODE_PENDING 2
 #define RJ_NODE_VERIFIED 4

@@ -351,6 +351,12 @@ static void set_win(rj_tree_node *n, const rj_proof *pr)
     }
 }
 
+/* Plies until the draw cap (more than any game has without one). */
+static int plies_left(const rj_board *b, const rj_tree_config *cfg)
+{
+    return cfg->draw_stones > 0 ? cfg->draw_stones - rj_stone_count(b) : 4 * RJ_MAX_MOVES;
+}
+
 /* The exact value of a leaf for its side to move (1 with *value set), or 0 if it needs the
  * evaluator. */
 static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tree_config *cfg, int ply, float *value)
@@ -361,10 +367,19 @@ static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tr
         *value = n->proven;
         return 1;
     }
+    const int left = plies_left(b, cfg);
+    if (left <= 0) { /* the cap: a draw (like a full board, settled again at each visit) */
+        *value = 0.0f;
+        return 1;
+    }
     const int me = b->to_move;
     if (rj_threat_of(b, me) >= 2) { /* a five point of our own */
         n->proven = 1;
         *value = 1.0f;
+        return 1;
+    }
+    if (left == 1) { /* whatever we play fills the board to the cap */
+        *value = 0.0f;
         return 1;
     }
     const int theirs = rj_threat_of(b, 3 - me);
@@ -382,11 +397,13 @@ static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tr
     const int stones = rj_stone_count(b);
     const int limit = ply % 2 ? cfg->utss_plies : cfg->utss_plies_own;
     rj_proof pr;
-    if (cfg->utss && ply <= limit && stones >= 4) {
-        const int deep = ply == 1;
+    const int deep = ply == 1;
+    int depth = deep ? cfg->utss_depth_ply1 : cfg->utss_depth;
+    if (depth > left - RJ_CAP_MARGIN)
+        depth = left - RJ_CAP_MARGIN;
+    if (cfg->utss && ply <= limit && stones >= 4 && depth > 0) {
         t->utss_calls[ply < RJ_TREE_PLY_STATS ? ply : RJ_TREE_PLY_STATS - 1]++;
-        rj_prove(p, b, RJ_PROVE_UTSS, deep ? cfg->utss_depth_ply1 : cfg->utss_depth, -1,
-                 deep ? cfg->utss_nodes_ply1 : cfg->utss_nodes, 0.0, &pr);
+        rj_prove(p, b, RJ_PROVE_UTSS, depth, -1, deep ? cfg->utss_nodes_ply1 : cfg->utss_nodes, 0.0, &pr);
         if (pr.value == RJ_PROOF_WIN || pr.value == RJ_PROOF_LOSS) {
             n = &t->node[id];
             n->proven = pr.value == RJ_PROOF_WIN ? 1 : -1;
@@ -395,8 +412,9 @@ static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tr
             *value = n->proven;
             return 1;
         }
-    } else if (cfg->utss && cfg->leaf_vcf_nodes > 0 && stones >= 6) {
-        rj_prove(p, b, RJ_PROVE_VCF, 20, -1, cfg->leaf_vcf_nodes, 0.0, &pr);
+    } else if (cfg->utss && cfg->leaf_vcf_nodes > 0 && stones >= 6 && left - RJ_CAP_MARGIN >= 2) {
+        const int fours = (left - RJ_CAP_MARGIN) / 2; /* a VCF of k fours takes 2k + 1 plies */
+        rj_prove(p, b, RJ_PROVE_VCF, fours < 20 ? fours : 20, -1, cfg->leaf_vcf_nodes, 0.0, &pr);
         if (pr.value == RJ_PROOF_WIN) {
             n = &t->node[id];
             n->proven = 1;
@@ -426,9 +444,12 @@ static int leaf_moves(rj_board *b, rj_prover *p, const rj_tree_config *cfg, int1
             }
         return k;
     }
-    if (cfg->threat_vcf_depth > 0 && cfg->utss) {
+    /* the opponent's hidden VCF takes a move of ours and 2k + 1 plies: none that ends past the cap */
+    const int fours = (plies_left(b, cfg) - 1 - RJ_CAP_MARGIN) / 2;
+    const int vcf_depth = cfg->threat_vcf_depth < fours ? cfg->threat_vcf_depth : fours;
+    if (vcf_depth > 0 && cfg->utss) {
         int threatened;
-        return rj_filter_threats(p, b, cfg->radius, cfg->threat_vcf_depth, cfg->threat_nodes, xs, ys, &threatened);
+        return rj_filter_threats(p, b, cfg->radius, vcf_depth, cfg->threat_nodes, xs, ys, &threatened);
     }
     return rj_filter_moves(b, cfg->radius, xs, ys);
 }
@@ -559,6 +580,9 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
                 t->node[id].flags |= RJ_NODE_PENDING;
                 l->nmoves = leaf_moves(b, p, cfg, l->mx, l->my);
                 l->mix = l->len % 2 ? cfg->prior_mix_opp : cfg->prior_mix_own;
+                l->fade = 1.0f;
+                if (cfg->draw_stones > 0 && cfg->draw_fade > 0 && plies_left(b, cfg) < cfg->draw_fade)
+                    l->fade = (float)plies_left(b, cfg) / (float)cfg->draw_fade;
                 if (l->mix > 0)
                     rj_point_scores(b, l->scores);
                 if (planes)
@@ -628,10 +652,11 @@ void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, c
             }
         } /* else a full board (a draw), or no memory: a leaf without children */
         t->node[l->node].flags = (uint8_t)((t->node[l->node].flags | RJ_NODE_EXPANDED) & ~RJ_NODE_PENDING);
-        t->node[l->node].net_value = values[j];
+        const float value = values[j] * l->fade;
+        t->node[l->node].net_value = value;
         if (tt_enabled(cfg) && (made || l->nmoves == 0))
             tt_put(t, t->node[l->node].hash, l->node);
-        backup(t, l, values[j], cfg->virtual_loss);
+        backup(t, l, value, cfg->virtual_loss);
     }
     t->npending = 0;
 }
