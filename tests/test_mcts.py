@@ -243,13 +243,18 @@ LOST_GAME = [(7, 7), (7, 8), (7, 5), (9, 5), (6, 6), (8, 4), (6, 7), (8, 7), (9,
 
 def test_verification_proves_a_deeply_lost_root_move():
     b = Board.from_moves(LOST_GAME)
-    m = MCTS(HeuristicEvaluator())
-    m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
-    i = m.root.moves.index((5, 8))
-    m._verify(b.copy(), m.root, i, seconds=5.0)
-    assert m.root.children[i].proven == 1 and m.root.cp[i] == 1  # won for white, the child's mover
-    assert m.root.children[i].win_move == (3, 10)
-    assert b.moves == LOST_GAME  # the board is unchanged
+    for dfpn in (0.0, 0.6):  # UTSS only; df-pn first (the default)
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=dfpn))
+        m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
+        i = m.root.moves.index((5, 8))
+        m._verify(b.copy(), m.root, i, seconds=5.0)
+        assert m.root.children[i].proven == 1 and m.root.cp[i] == 1  # won for white, the child's mover
+        first = m.root.children[i].win_move
+        if dfpn == 0.0:
+            assert first == (3, 10)
+        after = Board.from_moves(LOST_GAME + [(5, 8), first])
+        assert Prover().solve(after, "utss", max_depth=13, budget_ms=5000).result == "loss"
+        assert b.moves == LOST_GAME  # the board is unchanged
 
 
 def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
