@@ -61,10 +61,10 @@ class MCTSConfig:
     # proves our wins). df-pn reaches the long narrow refutations that UTSS's iterations do not:
     # in 200 ms it proves 40 of 60 positions from lost games that UTSS proves 27 of in 700 ms
     # (docs/strength.md, thirteenth session). 0: UTSS only. At 0.6 the engine scored 84.5%, 78.0%
-    # and 88.0% against alphabeta on seeds 7, 8 and 9 (83.5%; UTSS only, 81.0%, 79.25% and 84.0%
-    # on the same openings: 81.4%); at 0.8 in the thirteenth session 77.0% against 77.0%. Within
-    # the noise, adopted in the nineteenth session: at the moves that lost 17 games it plays a
-    # refuted move at 10 where UTSS only plays one at 16.
+    # and 88.0% against alphabeta on seeds 7, 8 and 9 (83.5%; UTSS only 80.9% on the same
+    # openings), and game by game on seeds 7 and 9 against UTSS only 25 games better, 10 worse
+    # (p = 0.02); at the moves that lost 17 games it plays a refuted move at 10 where UTSS only
+    # plays one at 16 (nineteenth session; at 0.8 in the thirteenth, 77.0% against 77.0%).
     verify_dfpn: float = 0.6
     verify_dfpn_plies: int = 40
     # When df-pn has disproved the opponent's win (searched it out, no budget cut), the share of
