@@ -3,11 +3,12 @@
 Leaf order (fixed): game over -> the draw cap (Gomocup's 200 stones in renju: a draw) -> immediate
 threats from the threat sets (a five point of the side to move wins; two five points of the
 opponent, or one it cannot block, lose) -> UTSS within UTSS_PLIES of the root (node-budgeted, no
-deeper than the cap allows) -> the evaluator (its value fading to 0 near the cap). Settled nodes are terminal with exact
-values and proofs propagate: a node with a child lost for the child's mover is won; a node whose
-children are all won for their movers is lost. A node expands the move filter's moves, or only
-the answers to the opponent's hidden VCF when it has one (Prover.filter_moves). Leaves are
-evaluated in batches, kept apart by virtual loss. The subtree of the moves played is kept between moves.
+deeper than the cap allows) -> the evaluator (its value fading to 0 near the cap). Settled nodes
+are terminal with exact values and proofs propagate: a node with a child lost for the child's
+mover is won; a node whose children are all won for their movers is lost. A node expands the move
+filter's moves, or only the answers to the opponent's hidden VCF when it has one
+(Prover.filter_moves). Leaves are evaluated in batches, kept apart by virtual loss. The subtree of
+the moves played is kept between moves.
 
 The tree and the playout loop live in C (native/src/tree.c): each batch is one call that descends,
 settles and collects leaves (with their input planes), one evaluator call, and one call that

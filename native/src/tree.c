@@ -580,9 +580,8 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
                 t->node[id].flags |= RJ_NODE_PENDING;
                 l->nmoves = leaf_moves(b, p, cfg, l->mx, l->my);
                 l->mix = l->len % 2 ? cfg->prior_mix_opp : cfg->prior_mix_own;
-                l->fade = 1.0f;
-                if (cfg->draw_stones > 0 && cfg->draw_fade > 0 && plies_left(b, cfg) < cfg->draw_fade)
-                    l->fade = (float)plies_left(b, cfg) / (float)cfg->draw_fade;
+                const int left = plies_left(b, cfg); /* > 0: settle() takes leaves at the cap */
+                l->fade = cfg->draw_fade > 0 && left < cfg->draw_fade ? (float)left / (float)cfg->draw_fade : 1.0f;
                 if (l->mix > 0)
                     rj_point_scores(b, l->scores);
                 if (planes)
