@@ -202,3 +202,35 @@ def test_time_odds_multiply_one_engines_limits():
     assert "> INFO timeout_turn 1000" in sent_b and "> INFO timeout_match 20000" in sent_b
     assert any("> INFO time_left 5" in line for line in a) and not any("> INFO time_left 5" in line for line in b)
     assert "time odds a x2.5" in text(rec, cfg)
+
+
+def test_a_replayed_decisive_move_is_searched_again_and_judged_by_dfpn():
+    """The same loss replayed with the search (heuristic evaluator): it blocks the three, and the
+    block holds; the move actually played does not."""
+    from engine.match.losses import analyse_game, replay
+    from engine.registry import make_player
+
+    moves = [(0, 0), (5, 5), (0, 2), (6, 5), (0, 4), (7, 5), (14, 14), (8, 5), (0, 6), (9, 5)]
+    game = {"black": "me", "white": "them", "opening": [list(m) for m in moves[:1]],
+            "moves": [[x, y, 10] for x, y in moves[1:]], "winner": "white", "reason": "five"}
+    loss = analyse_game(game, "me", Prover(), 200.0, Rule.FREESTYLE, 15, 1, kind="dfpn")
+    player = make_player("mcts", model="heuristic", search="verify_ms=0")
+    found = replay(game, loss, player, [0.2, 0.4], Prover(), 300.0, Rule.FREESTYLE, 15)
+    assert [s for s, _, _ in found] == [0.2, 0.4]
+    for _, move, holds in found:
+        assert move in ((4, 5), (8, 5), (3, 5), (9, 5)) and holds  # a block of the open three
+    played = replay(game, loss, _Fixed(moves[6]), [0.1], Prover(), 300.0, Rule.FREESTYLE, 15)
+    assert played == [(0.1, (14, 14), False)]
+
+
+class _Fixed:
+    """A player that always answers one move."""
+
+    def __init__(self, move):
+        self.move = move
+
+    def new_game(self):
+        pass
+
+    def ranked(self, board, limits):
+        return [(self.move, 1.0)]

@@ -36,7 +36,8 @@ class _PlaneNet(Evaluator):
         k, n = len(planes), planes.shape[-1]
         column = np.add.outer(0.5 * np.arange(n), np.arange(n)).astype(np.float32)  # [y, x] -> x + y / 2
         logits = 2.0 * planes[:, 0] + planes[:, 4] + self.tilt * column
-        values = np.tanh(0.01 * planes[:, 0].sum(axis=(1, 2)) + self.tilt * (planes[:, 0] * column).sum(axis=(1, 2)) / 50)
+        own = planes[:, 0]
+        values = np.tanh(0.01 * own.sum(axis=(1, 2)) + self.tilt * (own * column).sum(axis=(1, 2)) / 50)
         return logits.reshape(k, n * n).astype(np.float32), values.astype(np.float32)
 
 
@@ -159,3 +160,21 @@ def test_the_search_with_both_plays_a_legal_move_and_averages_each_new_root_once
     b.play(*move)
     m.search(b, time.monotonic() + 5, 5.0, max_playouts=64)
     assert sum(len(x) == 8 and np.array_equal(x[1], transform(x[0], 1)) for x in net.batches) == 2
+
+
+def test_the_symmetry_check_of_a_net_on_match_positions():
+    """valuecheck --symmetries on the shipped net: a position the symmetries leave unchanged (one
+    stone in the centre) gets 8 equal values (its top moves, turned back, are images of one
+    point); the mean of 8 is scored like a single value."""
+    from engine.search.player import shipped_model
+    from engine.train.valuecheck import check, symmetry_check
+
+    model = shipped_model()
+    centre = _planes([Board.from_moves([(7, 7)], rule=Rule.RENJU)])
+    sc = symmetry_check(model, centre, np.array([1.0]))
+    assert sc.value_std < 1e-6
+    single = check(model, centre, np.array([1.0]))
+    assert abs(sc.mean_of_8.mean - single.mean) < 1e-5  # the one value, eight times
+    boards = [_position(), Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9)], rule=Rule.RENJU)]
+    sc = symmetry_check(model, _planes(boards), np.array([1.0, -1.0]))
+    assert sc.mean_of_8.positions == 2 and 0.0 <= sc.top1 <= 1.0 and sc.value_std > 0

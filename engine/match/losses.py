@@ -4,6 +4,10 @@ long that win is, and whether the position before it was already lost (no candid
 
     python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500] [--kind dfpn]
 
+With `--replay 0.89,2.7,8` the engine's search (the mcts player, `--model`, `--search`) is run
+again at each decisive move, not lost already, for each of those times (seconds, fresh tree), and
+the move it chooses is refuted or not by df-pn (`--ms`, twice the time): does more time save it?
+
 A "lost already" loss means the real mistake came earlier, where the prover sees nothing: typically
 a quiet move of the opponent after which every defence loses. `--kind dfpn` proves with the
 proof-number search (lines of up to 40 plies) instead of UTSS (17 plies, alternatives 13): it finds
@@ -72,6 +76,28 @@ def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule 
     return Loss(index, colour, len(seq), decisive, line, nodes, safe, candidates)
 
 
+def replay(game: dict, loss: Loss, player, seconds: list[float], prover: Prover, ms: float,
+           rule: Rule = Rule.RENJU, size: int = 15) -> list[tuple[float, Move, bool]]:
+    """The engine's move at the loss's decisive position after each of `seconds` of search, and
+    whether it holds: no df-pn win for the opponent in `ms` (lines of up to 40 plies)."""
+    import time
+
+    from engine.players import Limits
+
+    before = Board.from_moves(_moves(game)[: loss.decisive], size=size, rule=rule)
+    out = []
+    for s in seconds:
+        player.new_game()
+        t = time.monotonic()
+        move = player.ranked(before, Limits(deadline=t + s, optimum=s, bankable=False))[0][0]
+        after = before.copy()
+        after.play(*move)
+        prover.clear()
+        holds = after.game_over or prover.solve(after, "dfpn", max_depth=40, budget_ms=ms).result != "win"
+        out.append((s, move, holds))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.match.losses", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -79,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", default="pbrain-renju")
     ap.add_argument("--ms", type=float, default=1500.0, help="prover time per position (default %(default)s)")
     ap.add_argument("--kind", choices=["utss", "dfpn"], default="utss", help="the prover (default %(default)s)")
+    ap.add_argument("--replay", default="", help="seconds, comma-separated: search the decisive moves again")
+    ap.add_argument("--model", default=None, help="for --replay: the model (default: the shipped one)")
+    ap.add_argument("--search", default=None, help="for --replay: search settings, key=value,...")
     ap.add_argument("--rule", default="renju")
     ap.add_argument("--size", type=int, default=15)
     args = ap.parse_args(argv)
@@ -86,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     prover = Prover(tt_bits=20)
     rule = Rule.parse(args.rule)
     losses = already = 0
+    seconds = [float(x) for x in args.replay.split(",") if x.strip()]
+    player = None
+    if seconds:
+        from engine.registry import make_player
+
+        player = make_player("mcts", model=args.model, search=args.search)
+    saved, replayed = {s: 0 for s in seconds}, 0
     for n, game in enumerate(games, start=1):
         loss = analyse_game(game, args.engine, prover, args.ms, rule, args.size, n, args.kind)
         if loss is None:
@@ -101,7 +137,17 @@ def main(argv: list[str] | None = None) -> int:
               f"{loss.length - loss.decisive - 1} plies before the end; win of {len(loss.line)} plies "
               f"({loss.nodes} nodes); safe alternatives {loss.safe}/{loss.candidates}"
               + (" — lost already" if lost_before else ""), flush=True)
+        if player is not None and not lost_before:
+            found = replay(game, loss, player, seconds, prover, 2 * args.ms, rule, args.size)
+            replayed += 1
+            for s, move, holds in found:
+                saved[s] += holds
+            print("    replayed: " + ", ".join(f"{s:g} s {format_point(m)} {'holds' if h else 'refuted'}"
+                                          for s, m, h in found), flush=True)
     print(f"{losses} losses; {already} were already lost before the move the prover blames")
+    if seconds:
+        print("replayed decisive moves that hold: " + ", ".join(f"{saved[s]} of {replayed} at {s:g} s"
+                                                               for s in seconds))
     return 0
 
 

@@ -3,6 +3,7 @@ ply), the value for the side to move against the game's result.
 
     python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
     python -m engine.train.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
+    python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx --symmetries
 
 Per model: sign agreement with the result, mean squared error, the mean value and the mean |value|. These positions
 have each side to move about equally often in won and lost games, so a calibrated net's mean is
@@ -10,6 +11,9 @@ near 0; a large mean is a bias towards (or against) the side to move, which self
 teach without the self-play loss showing it. Given a run's buffer instead, it scores the games
 refit holds out (from `--min-generation` on: games a net of an earlier iteration never saw), with
 their policy targets too: policy cross-entropy and how often the net's top move is the search's.
+With `--symmetries` each position also goes to the net in the board's 8 symmetries: how often the
+top move of each is the identity's (turned back), the spread of the 8 values, and the mean of the
+8 values scored as above (what MCTSConfig.leaf_symmetry and root_symmetries work around).
 """
 from __future__ import annotations
 
@@ -94,6 +98,38 @@ def check(model: str | Path, planes: np.ndarray, z: np.ndarray, policy: np.ndarr
     return result
 
 
+@dataclass
+class SymmetryCheck:
+    top1: float  # share of (position, symmetry) pairs whose top move is the identity's
+    value_std: float  # mean over positions of the standard deviation of the 8 values
+    mean_of_8: ValueCheck  # the mean of the 8 values, scored against the results
+
+
+def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: int = 32) -> SymmetryCheck:
+    """The net on every position in each of the board's 8 symmetries (policies turned back)."""
+    import onnxruntime as ort
+
+    from engine.search.mcts import symmetry_indices
+
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    k, p, n = len(planes), planes.shape[1], planes.shape[-1]
+    perm, inv = symmetry_indices(n)
+    values = np.zeros((k, 8))
+    tops = np.zeros((k, 8), dtype=np.int64)
+    flat = planes.reshape(k, p, n * n)
+    for s in range(8):
+        turned = np.ascontiguousarray(flat[:, :, perm[s]].reshape(k, p, n, n))
+        for i in range(0, k, batch):
+            logits, v = sess.run(None, {name: turned[i:i + batch]})
+            values[i:i + batch, s] = v.reshape(-1)
+            tops[i:i + batch, s] = logits.reshape(len(v), n * n)[:, inv[s]].argmax(1)
+    mean = values.mean(1)
+    return SymmetryCheck(float(np.mean(tops == tops[:, :1])), float(values.std(1).mean()),
+                         ValueCheck(k, float(np.mean(np.sign(mean) == z)), float(np.mean((mean - z) ** 2)),
+                                    float(mean.mean()), float(np.abs(mean).mean())))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.valuecheck", description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a match's results.json")
@@ -103,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-generation", type=int, default=-(10**9), help="with a buffer: first generation scored")
     ap.add_argument("--stones", default="0-1000000000", help="with a match: positions with LO-HI stones only")
     ap.add_argument("--opening-stones", type=int, help="with a match: games whose opening had N stones only")
+    ap.add_argument("--symmetries", action="store_true", help="also each net in the board's 8 symmetries")
     args = ap.parse_args(argv)
     try:
         lo, hi = (int(v) for v in args.stones.split("-"))
@@ -131,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         r = check(model, planes, z, policy)
         print(f"{model:50} {r.agreement:6.3f} {r.mse:6.3f} {r.mean:+6.3f} {r.decisive:6.3f}"
               + (f" {r.policy_loss:6.3f} {r.top1:6.3f}" if policy is not None else ""))
+        if args.symmetries:
+            sc = symmetry_check(model, planes, z)
+            m = sc.mean_of_8
+            print(f"{'  mean of the 8 symmetries':50} {m.agreement:6.3f} {m.mse:6.3f} {m.mean:+6.3f} {m.decisive:6.3f}"
+                  f"   top move as the identity's {sc.top1:.3f}, value spread (std) {sc.value_std:.3f}")
     return 0
 
 
