@@ -8,7 +8,8 @@ import numpy as np
 
 from engine.board import Board, Rule
 from engine.net.evaluator import Evaluator
-from engine.search.mcts import MCTS, MCTSConfig, symmetry_indices, transform
+from engine.search.mcts import MCTS, MCTSConfig
+from engine.symmetry import INVERSE, transform, untransform
 
 N = 15
 
@@ -52,16 +53,16 @@ def _planes(boards: list[Board]) -> np.ndarray:
     return out
 
 
-def test_the_symmetry_tables_are_the_eight_transforms_and_their_inverses():
-    perm, inv = symmetry_indices(N)
-    flat = np.arange(N * N)
+def test_the_eight_symmetries_are_distinct_and_undone_by_their_inverses():
+    flat = np.arange(N * N).reshape(N, N)
     seen = set()
     for s in range(8):
-        np.testing.assert_array_equal(transform(flat.reshape(N, N), s).reshape(-1), flat[perm[s]])
-        np.testing.assert_array_equal(flat[perm[s]][inv[s]], flat)
-        seen.add(tuple(perm[s]))
+        turned = transform(flat, s)
+        np.testing.assert_array_equal(untransform(turned, s), flat)
+        np.testing.assert_array_equal(transform(turned, INVERSE[s]), flat)
+        seen.add(tuple(np.ascontiguousarray(turned).reshape(-1)))
     assert len(seen) == 8  # eight distinct maps
-    np.testing.assert_array_equal(perm[0], flat)  # symmetry 0 is the identity
+    np.testing.assert_array_equal(transform(flat, 0), flat)  # symmetry 0 is the identity
 
 
 def test_an_orientation_free_net_gives_the_same_answers_turned():
@@ -84,13 +85,13 @@ def test_each_batch_is_evaluated_in_the_next_symmetry_and_its_policy_turned_back
     b = _position()
     planes = _planes([b, b.copy()])
     planes[1, :, 0, 0] = 1.0
-    _, inv = symmetry_indices(N)
     answers = []
     for s in range(9):  # the count wraps after 8
         logits, values = m._evaluate_symmetric(planes)
         np.testing.assert_array_equal(net.batches[-1], transform(planes, s % 8))
         direct, direct_v = _PlaneNet(tilt=0.3).evaluate_planes(np.ascontiguousarray(transform(planes, s % 8)))
-        np.testing.assert_allclose(logits, direct[:, inv[s % 8]], atol=1e-6)  # turned back by the table
+        back = np.ascontiguousarray(untransform(direct.reshape(2, N, N), s % 8)).reshape(2, N * N)
+        np.testing.assert_allclose(logits, back, atol=1e-6)  # turned back
         np.testing.assert_allclose(values, direct_v, atol=1e-6)
         answers.append(logits[0])
     assert len({tuple(np.round(a, 4)) for a in answers[:8]}) == 8  # the tilt shows in each symmetry
@@ -98,20 +99,19 @@ def test_each_batch_is_evaluated_in_the_next_symmetry_and_its_policy_turned_back
 
 
 def test_leaves_in_several_symmetries_give_the_mean_of_their_answers():
-    """leaf_symmetry=2: each leaf goes to the net in two symmetries running on from the last, and
-    its logits and value are the means of the two, turned back."""
+    """leaf_symmetry=2: the batch goes to the net in two symmetries running on from the last, and
+    each leaf's logits and value are the means of the two, turned back."""
     m = MCTS(_PlaneNet(tilt=0.3), MCTSConfig(leaf_symmetry=2))
     b = _position()
     planes = _planes([b, b.copy()])
     planes[1, :, 0, 0] = 1.0  # a second, different leaf
     logits, values = m._evaluate_symmetric(planes)
-    assert logits.shape == (2, N * N) and values.shape == (2,) and m._sym_next == 4
-    inverse = [0, 1, 2, 3, 4, 6, 5, 7]
-    for j, pair in enumerate(((0, 1), (2, 3))):
+    assert logits.shape == (2, N * N) and values.shape == (2,) and m._sym_next == 2
+    for j, pair in enumerate(((0, 1), (0, 1))):
         want_l, want_v = np.zeros(N * N), 0.0
         for s in pair:
             lo, v = _PlaneNet(tilt=0.3).evaluate_planes(np.ascontiguousarray(transform(planes[j:j + 1], s)))
-            want_l += np.ascontiguousarray(transform(lo.reshape(N, N), inverse[s])).reshape(-1) / 2
+            want_l += np.ascontiguousarray(untransform(lo.reshape(N, N), s)).reshape(-1) / 2
             want_v += float(v[0]) / 2
         np.testing.assert_allclose(logits[j], want_l, atol=1e-5)
         assert abs(float(values[j]) - want_v) < 1e-6
@@ -141,7 +141,7 @@ def test_root_priors_are_the_mean_over_the_eight_symmetries():
     mean = np.zeros(len(moves))
     for s in range(8):
         logits, _ = _PlaneNet(tilt=0.3).evaluate_planes(np.ascontiguousarray(transform(planes, s))[None])
-        z = transform(logits.reshape(N, N), [0, 1, 2, 3, 4, 6, 5, 7][s]).reshape(-1)[at].astype(np.float64)
+        z = np.ascontiguousarray(untransform(logits.reshape(N, N), s)).reshape(-1)[at].astype(np.float64)
         e = np.exp(z - z.max())
         mean += e / e.sum() / 8
     np.testing.assert_allclose([priors[True][mv] for mv in moves], mean, atol=1e-6)

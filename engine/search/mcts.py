@@ -26,6 +26,7 @@ from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.native import ffi, lib
 from engine.net.evaluator import PATTERN_SCALE, Evaluator
 from engine.prover import Prover
+from engine.symmetry import transform, untransform
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
 
@@ -121,12 +122,15 @@ class MCTSConfig:
     # plies before it. -1: that cap in renju, none in the other rules; 0: none; n: n stones.
     draw_stones: int = -1
     draw_fade: int = 20
-    # The net is far from symmetric: over 315 positions of match games, v1's top move in one of the
-    # board's 8 symmetries is its top move in the identity 71% of the time, and its value varies by
-    # 0.17 (standard deviation) across them against a mean |value| of 0.41. leaf_symmetry 1: each
+    # The net is far from symmetric: over 1,489 positions of match games, v1's top move in one of
+    # the board's 8 symmetries is its top move in the identity 76% of the time, and its value varies
+    # by 0.15 (standard deviation) across them against a mean |value| of 0.51 (engine.train.valuecheck
+    # --symmetries). Averaging them was level against alphabeta at 1 s (80.75% against 81.25% over
+    # 200 games; two symmetries a leaf, for 40% fewer playouts, 71.5%; docs/strength.md, twentieth
+    # session), so both settings are off. leaf_symmetry 1: each
     # batch of leaves is evaluated in the next of the 8 symmetries (the policies mapped back), so
     # that those errors differ from node to node instead of leaning one way over the whole tree;
-    # k > 1: each leaf in the next k of them, the mean of the k logits and values (0: the identity).
+    # k > 1: each batch in the next k of them, the mean of the k logits and values (0: the identity).
     # root_symmetries: the root's priors as the mean of the net's in all 8 symmetries.
     leaf_symmetry: int = 0
     root_symmetries: bool = False
@@ -136,29 +140,6 @@ def sharpen(values: np.ndarray, k: float) -> np.ndarray:
     """tanh(k * atanh(v)), v kept inside (-1, 1) so that a saturated value stays finite."""
     v = np.clip(np.asarray(values, dtype=np.float64), -0.999999, 0.999999)
     return np.tanh(k * np.arctanh(v)).astype(np.float32)
-
-
-def transform(a: np.ndarray, s: int) -> np.ndarray:
-    """Symmetry s (0..7; 0 the identity) of the board on a's last two axes: transpose (bit 2),
-    then flip the rows (bit 0) and the columns (bit 1)."""
-    if s & 4:
-        a = np.swapaxes(a, -1, -2)
-    if s & 1:
-        a = a[..., ::-1, :]
-    if s & 2:
-        a = a[..., :, ::-1]
-    return a
-
-
-_INVERSE = (0, 1, 2, 3, 4, 6, 5, 7)  # transform(transform(a, s), _INVERSE[s]) == a
-
-
-def symmetry_indices(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """perm, inv of shape (8, n*n): symmetry s of a flattened n x n plane p is p[perm[s]], and a
-    flattened plane q given in that symmetry is q[inv[s]] in the board's own orientation."""
-    base = np.arange(n * n).reshape(n, n)
-    perm = np.stack([np.ascontiguousarray(transform(base, s)).reshape(-1) for s in range(8)])
-    return perm, np.argsort(perm, axis=1)
 
 
 def _column(ptr, first: int, n: int, dtype) -> np.ndarray:
@@ -288,8 +269,7 @@ class MCTS:
         self._ccfg = ffi.new("rj_tree_config *")
         self._counts = ffi.new("int[2]")  # settled playouts, the root child of the last descent
         self._planes: np.ndarray | None = None
-        self._sym_next = 0  # the symmetry of the next leaf (leaf_symmetry)
-        self._sym_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._sym_next = 0  # the symmetry of the next batch of leaves (leaf_symmetry)
         self._sym_root: list[Move] | None = None  # the root whose priors were averaged last
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
@@ -381,35 +361,21 @@ class MCTS:
                           ffi.from_buffer("float[]", values), n)
         return done + k
 
-    def _symmetries(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        if n not in self._sym_tables:
-            self._sym_tables[n] = symmetry_indices(n)
-        return self._sym_tables[n]
-
     def _evaluate_symmetric(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The evaluator on the batch turned by the next of the 8 symmetries (leaf_symmetry 1:
-        one per batch, a strided copy), or each leaf in the next leaf_symmetry of them with the
-        mean of its logits and values; the policies turned back."""
-        k, p, n = planes.shape[0], planes.shape[1], planes.shape[-1]
+        """The evaluator on the batch turned by each of the next leaf_symmetry of the 8
+        symmetries (one call), the policies turned back; the mean of the logits and values."""
+        k, n = planes.shape[0], planes.shape[-1]
         r = max(1, min(8, int(self.cfg.leaf_symmetry)))
-        if r == 1:
-            s = self._sym_next
-            self._sym_next = (s + 1) % 8
-            logits, values = self.ev.evaluate_planes(np.ascontiguousarray(transform(planes, s)))
-            back = transform(np.asarray(logits).reshape(k, n, n), _INVERSE[s])
-            return np.ascontiguousarray(back).reshape(k, n * n), values
-        perm, inv = self._symmetries(n)
-        s = (self._sym_next + np.arange(k * r)) % 8
-        self._sym_next = int((self._sym_next + k * r) % 8)
-        flat = np.repeat(planes.reshape(k, p, n * n), r, axis=0)  # rows j * r .. j * r + r - 1: leaf j
-        turned = np.take_along_axis(flat, perm[s][:, None, :], axis=2)
-        logits, values = self.ev.evaluate_planes(turned.reshape(k * r, p, n, n))
-        back = np.take_along_axis(np.asarray(logits).reshape(k * r, n * n), inv[s], axis=1)
-        return back.reshape(k, r, n * n).mean(axis=1), np.asarray(values).reshape(k, r).mean(axis=1)
+        syms = [(self._sym_next + i) % 8 for i in range(r)]
+        self._sym_next = (self._sym_next + r) % 8
+        logits, values = self.ev.evaluate_planes(np.concatenate([transform(planes, s) for s in syms]))
+        turned = np.asarray(logits).reshape(r, k, n, n)
+        back = sum(untransform(turned[i], s) for i, s in enumerate(syms)) / r
+        return np.ascontiguousarray(back, dtype=np.float32).reshape(k, n * n), np.asarray(values).reshape(r, k).mean(0)
 
     def _average_root_priors(self, b: Board, root: Node) -> None:
         """The root's priors as the mean over the 8 symmetries of the net's softmax over the
-        root's moves (its moves and any pattern-score mixing left as they were made)."""
+        root's moves (its moves left as they were made)."""
         self._sym_root = list(b.moves)
         moves = root.moves
         if len(moves) < 2 or not self.ev.takes_planes or self.cfg.prior_mix_own > 0 or self.cfg.prior_mix_opp > 0:
@@ -417,13 +383,10 @@ class MCTS:
         n = b.size
         planes = np.zeros((1, FEATURE_PLANES, n, n), dtype=np.float32)
         b.planes(planes[0])
-        perm, inv = self._symmetries(n)
-        turned = np.take_along_axis(np.repeat(planes.reshape(1, FEATURE_PLANES, n * n), 8, axis=0),
-                                    np.broadcast_to(perm[:, None, :], (8, FEATURE_PLANES, n * n)), axis=2)
-        logits, _ = self.ev.evaluate_planes(turned.reshape(8, FEATURE_PLANES, n, n))
-        logits = np.take_along_axis(np.asarray(logits, dtype=np.float64).reshape(8, n * n), inv, axis=1)
+        logits, _ = self.ev.evaluate_planes(np.concatenate([transform(planes, s) for s in range(8)]))
+        turned = np.asarray(logits, dtype=np.float64).reshape(8, n, n)
         at = np.array([y * n + x for x, y in moves])
-        z = logits[:, at]
+        z = np.stack([untransform(turned[s], s).reshape(n * n)[at] for s in range(8)])
         p = np.exp(z - z.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         root.priors[:] = p.mean(axis=0).astype(np.float32)

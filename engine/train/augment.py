@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def transform(a: np.ndarray, k: int) -> np.ndarray:
-    """Symmetry k (0..7) of the last two axes: k % 4 quarter turns, then a mirror when k >= 4."""
-    a = np.rot90(a, k % 4, axes=(-2, -1))
-    if k >= 4:
-        a = np.flip(a, axis=-1)
-    return a
+from engine.symmetry import transform
 
 
 def augment(planes: np.ndarray, policy: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
