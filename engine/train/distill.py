@@ -1,0 +1,204 @@
+"""Self-distillation of the board's symmetries: a net fitted to the mean of its teacher's outputs
+over the 8 symmetries of each position (the softmaxes turned back and averaged; the values
+averaged). The shipped net is far from symmetric (its top move in a turned board is its top move
+in the board itself 76% of the time: engine.train.valuecheck --symmetries) and the mean of the 8
+predicts results slightly better; averaging in the search costs playouts, a student that has
+learnt the mean costs nothing at play time.
+
+    python -m engine.train.distill --teacher models/pbrain-renju-v1.onnx --init runs/v1.pt \
+        --buffer runs/d1/buffer.npz --matches 'matches/*/results.json' --out runs/b1/model.onnx
+        [--epochs 4 --lr 5e-4 --z-weight 0 --batch 256 --seed 1]
+
+The positions are every stored position of the `--buffer` runs and every position after the
+opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
+out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean + w result.
+Beside the ONNX file go its sidecar and NAME.pt (the torch weights).
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import glob
+import json
+import logging
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from engine.board import FEATURE_VERSION
+from engine.symmetry import transform, untransform
+from engine.train.augment import augment_batch
+from engine.train.buffer import ReplayBuffer, is_held_out
+from engine.train.config import NetConfig
+from engine.train.matchdata import distinct_games, game_arrays, load_results
+from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+
+log = logging.getLogger("pbrain.train")
+
+
+@dataclasses.dataclass
+class Positions:
+    planes: np.ndarray  # [N, C, n, n] uint8
+    z: np.ndarray  # [N] the game's result for the side to move (0: draw or unknown)
+    group: np.ndarray  # [N] the game each position comes from
+
+
+def gather(buffers: list[str], matches: list[str]) -> Positions:
+    """Every position of the buffers' games and of the distinct match games, with a game index."""
+    planes, z, group = [], [], []
+    g = 0
+    for path in buffers:
+        for _, arrays in ReplayBuffer.load(Path(path), 10**9).games:
+            planes.append(arrays["planes"].astype(np.uint8))
+            z.append(arrays["value"].astype(np.float32))
+            group.append(np.full(len(arrays["value"]), g))
+            g += 1
+    for game in distinct_games(load_results(matches)):
+        arrays = game_arrays(game)
+        if len(arrays["value"]):
+            planes.append(arrays["planes"])
+            z.append(arrays["value"])
+            group.append(np.full(len(arrays["value"]), g))
+            g += 1
+    return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group))
+
+
+def ensemble_targets(model: str | Path, planes: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """The teacher's softmax [N, n*n] and value [N], each the mean over the 8 symmetries of the
+    position (a policy computed on a turned board is turned back before it is averaged)."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    k, n = len(planes), planes.shape[-1]
+    policy = np.zeros((k, n * n), np.float64)
+    value = np.zeros(k, np.float64)
+    for s in range(8):
+        for i in range(0, k, batch):
+            x = np.ascontiguousarray(transform(planes[i:i + batch].astype(np.float32), s))
+            logits, v = sess.run(None, {name: x})
+            logits = untransform(logits.reshape(len(x), n, n), s).reshape(len(x), n * n).astype(np.float64)
+            e = np.exp(logits - logits.max(1, keepdims=True))
+            policy[i:i + batch] += e / e.sum(1, keepdims=True)
+            value[i:i + batch] += v.reshape(-1)
+    return (policy / 8).astype(np.float32), (value / 8).astype(np.float32)
+
+
+def _batch(planes, policy, value, idx, rng):
+    x, p = planes[idx].astype(np.float32), policy[idx]
+    if rng is not None:  # a random symmetry per sample: the targets are equivariant, so they turn alike
+        x, p = augment_batch(x, p, rng.integers(0, 8, len(idx)))
+    return torch.from_numpy(x), torch.from_numpy(p), torch.from_numpy(value[idx])
+
+
+def distill_losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """KL from the target policy to the net's (cross-entropy less the target's entropy) and value MSE."""
+    logits, value = net(x)
+    kl = (p * (torch.log(p.clamp(min=1e-12)) - F.log_softmax(logits, 1))).sum(1).mean()
+    return kl, ((value - v) ** 2).mean()
+
+
+def evaluate(net: PolicyValueNet, planes, policy, value, z, batch: int = 512) -> dict:
+    """Held-out KL and value MSE against the targets, and the value's sign agreement with decided results."""
+    net.eval()
+    kl = mse = 0.0
+    agree = decided = 0
+    with torch.no_grad():
+        for i in range(0, len(value), batch):
+            idx = np.arange(i, min(len(value), i + batch))
+            x, p, v = _batch(planes, policy, value, idx, None)
+            a, b = distill_losses(net, x, p, v)
+            kl += float(a) * len(idx)
+            mse += float(b) * len(idx)
+            out = net(x)[1].numpy()
+            mask = z[idx] != 0
+            agree += int((np.sign(out[mask]) == z[idx][mask]).sum())
+            decided += int(mask.sum())
+    return {"kl": kl / len(value), "value_mse": mse / len(value), "agreement": agree / max(1, decided)}
+
+
+def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: np.ndarray, z: np.ndarray,
+            held: np.ndarray, epochs: int, batch: int = 256, lr: float = 5e-4, weight_decay: float = 1e-4,
+            seed: int = 1) -> list[dict]:
+    """Fit `net` to the targets of the positions not `held`, cosine learning rate; per-epoch log."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    train, val = np.nonzero(~held)[0], np.nonzero(held)[0]
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
+    steps = max(1, len(train) // batch)
+    total, step = epochs * steps, 0
+    history = [{"epoch": 0, **evaluate(net, planes[val], policy[val], value[val], z[val])}]
+    log.info("before: %s", history[0])
+    for epoch in range(1, epochs + 1):
+        t0 = time.time()
+        net.train()
+        order = rng.permutation(train)
+        for s in range(steps):
+            for g in opt.param_groups:
+                g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * step / total))
+            x, p, v = _batch(planes, policy, value, order[s * batch:(s + 1) * batch], rng)
+            kl, mse = distill_losses(net, x, p, v)
+            opt.zero_grad()
+            (kl + mse).backward()
+            opt.step()
+            step += 1
+        history.append({"epoch": epoch, "seconds": round(time.time() - t0, 1),
+                        **evaluate(net, planes[val], policy[val], value[val], z[val])})
+        log.info("epoch %d: %s", epoch, history[-1])
+    return history
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engine.train.distill", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--teacher", required=True, help="the ONNX net whose symmetry mean is learnt")
+    ap.add_argument("--init", required=True, help="torch weights to start from (engine.train.unfold writes them)")
+    ap.add_argument("--buffer", action="append", default=[], help="a run's buffer.npz (repeatable)")
+    ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--z-weight", type=float, default=0.0)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
+    pos = gather(args.buffer, matches)
+    log.info("%d positions from %d games", len(pos.z), int(pos.group.max()) + 1)
+    t0 = time.time()
+    policy, value = ensemble_targets(args.teacher, pos.planes)
+    log.info("teacher's symmetry means in %.0f s", time.time() - t0)
+    target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
+    init = torch.load(args.init, weights_only=False)
+    net_cfg = NetConfig(**init["net_cfg"])
+    net = PolicyValueNet(net_cfg)
+    net.load_state_dict(init["net"])
+    held = np.array([is_held_out(int(g)) for g in pos.group])
+    history = distill(net, pos.planes, policy, target_v, pos.z, held, args.epochs, args.batch, args.lr,
+                      seed=args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"channels": net_cfg.channels, "blocks": net_cfg.blocks, "threat_planes": int(net_cfg.threat_planes),
+            "distilled_from": str(args.teacher)}
+    export_onnx(net, args.out, 15, meta)
+    torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net_cfg), "distilled_from": str(args.teacher)},
+               args.out.with_suffix(".pt"))
+    write_sidecar(args.out, {
+        "made_by": "python -m engine.train.distill " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "date": datetime.date.today().isoformat(), "feature_version": FEATURE_VERSION,
+        "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
+        "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
+        "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,
+        "net": dataclasses.asdict(net_cfg), "validation": history,
+    })
+    log.info("wrote %s", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

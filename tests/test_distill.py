@@ -1,0 +1,87 @@
+"""Self-distillation of the symmetries (engine.train.distill): the teacher's targets are the mean
+over the 8 symmetries (so they turn with the board), and fitting moves a student towards them."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from engine.board import FEATURE_PLANES, Board, Rule  # noqa: E402
+from engine.symmetry import transform  # noqa: E402
+from engine.train import distill  # noqa: E402
+from engine.train.buffer import ReplayBuffer  # noqa: E402
+from engine.train.config import NetConfig  # noqa: E402
+from engine.train.model import PolicyValueNet, export_onnx  # noqa: E402
+
+N = 9
+
+
+def _teacher(tmp_path, seed: int = 3):
+    torch.manual_seed(seed)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1)).eval()
+    with torch.no_grad():  # a decided teacher: far from the uniform policy a fresh student starts at
+        net.policy.weight.mul_(30.0)
+    path = tmp_path / "teacher.onnx"
+    export_onnx(net, path, N)
+    return path
+
+
+def _planes(count: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return (rng.random((count, FEATURE_PLANES, N, N)) < 0.15).astype(np.uint8)
+
+
+def test_the_targets_are_the_mean_over_the_symmetries_and_turn_with_the_board(tmp_path):
+    teacher = _teacher(tmp_path)
+    planes = _planes(6)
+    policy, value = distill.ensemble_targets(teacher, planes)
+    assert policy.shape == (6, N * N) and np.allclose(policy.sum(1), 1.0, atol=1e-5)
+    for k in (1, 4, 6):
+        turned_p, turned_v = distill.ensemble_targets(teacher, np.ascontiguousarray(transform(planes, k)))
+        assert np.allclose(turned_v, value, atol=1e-5)
+        assert np.allclose(turned_p, transform(policy.reshape(6, N, N), k).reshape(6, N * N), atol=1e-5)
+    # An untrained net is not symmetric: the mean differs from the identity's own answer.
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(teacher), providers=["CPUExecutionProvider"])
+    _, v0 = sess.run(None, {sess.get_inputs()[0].name: planes.astype(np.float32)})
+    assert not np.allclose(v0.reshape(-1), value, atol=1e-4)
+
+
+def test_fitting_brings_a_student_closer_to_the_targets(tmp_path):
+    teacher = _teacher(tmp_path)
+    planes = _planes(96, seed=1)
+    policy, value = distill.ensemble_targets(teacher, planes)
+    torch.manual_seed(11)
+    student = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    z = np.sign(np.random.default_rng(2).standard_normal(96)).astype(np.float32)
+    held = np.zeros(96, bool)
+    held[:16] = True
+    history = distill.distill(student, planes, policy, value, z, held, epochs=10, batch=16, lr=5e-3)
+    assert [h["epoch"] for h in history] == list(range(11))
+    assert history[-1]["kl"] < 0.8 * history[0]["kl"]
+    assert history[-1]["value_mse"] < history[0]["value_mse"]
+
+
+def test_positions_come_grouped_by_game_with_match_games_once(tmp_path):
+    buf = ReplayBuffer(10)
+    rng = np.random.default_rng(0)
+    for g, n in enumerate((3, 4)):
+        buf.add(g, {"planes": (rng.random((n, FEATURE_PLANES, 15, 15)) < 0.1).astype(np.uint8),
+                    "policy": np.zeros((n, 225), np.float16), "value": np.ones(n, np.float32),
+                    "has_policy": np.ones(n, bool)})
+    buf.save(tmp_path / "buffer.npz")
+    moves = [[7, 7], [7, 8], [8, 8], [6, 6], [9, 9], [5, 5]]
+    game = {"black": "a", "white": "b", "opening": [m + [0] for m in moves[:3]],
+            "moves": [m + [0] for m in moves[3:]], "winner": "black", "reason": "resign"}
+    (tmp_path / "results.json").write_text(json.dumps([game, game]))
+    pos = distill.gather([str(tmp_path / "buffer.npz")], [str(tmp_path / "results.json")])
+    assert pos.group.tolist() == [0] * 3 + [1] * 4 + [2] * 3  # the repeated game once, 3 positions
+    board = Board.from_moves([tuple(m) for m in moves[:3]], rule=Rule.RENJU)
+    first = np.zeros((FEATURE_PLANES, 15, 15), np.float32)
+    board.planes(first)
+    assert np.array_equal(pos.planes[7], first.astype(np.uint8))
+    assert pos.z[7:].tolist() == [-1.0, 1.0, -1.0]  # white to move after the opening, black won
