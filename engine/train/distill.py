@@ -20,7 +20,6 @@ import argparse
 import dataclasses
 import datetime
 import glob
-import json
 import logging
 import math
 import sys
@@ -97,7 +96,8 @@ def _batch(planes, policy, value, idx, rng):
     return torch.from_numpy(x), torch.from_numpy(p), torch.from_numpy(value[idx])
 
 
-def distill_losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def distill_losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor,
+                   v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """KL from the target policy to the net's (cross-entropy less the target's entropy) and value MSE."""
     logits, value = net(x)
     kl = (p * (torch.log(p.clamp(min=1e-12)) - F.log_softmax(logits, 1))).sum(1).mean()
