@@ -104,7 +104,8 @@ def distill_losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor,
     return kl, ((value - v) ** 2).mean()
 
 
-def evaluate(net: PolicyValueNet, planes, policy, value, z, batch: int = 512) -> dict:
+def evaluate(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: np.ndarray, z: np.ndarray,
+             batch: int = 512) -> dict:
     """Held-out KL and value MSE against the targets, and the value's sign agreement with decided results."""
     net.eval()
     kl = mse = 0.0
