@@ -31,7 +31,7 @@ import torch
 import torch.nn.functional as F
 
 from engine.board import FEATURE_VERSION
-from engine.symmetry import transform, untransform
+from engine.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.config import NetConfig
@@ -75,17 +75,13 @@ def ensemble_targets(model: str | Path, planes: np.ndarray, batch: int = 256) ->
 
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
-    k, n = len(planes), planes.shape[-1]
-    policy = np.zeros((k, n * n), np.float64)
-    value = np.zeros(k, np.float64)
-    for s in range(8):
-        for i in range(0, k, batch):
-            x = np.ascontiguousarray(transform(planes[i:i + batch].astype(np.float32), s))
-            logits, v = sess.run(None, {name: x})
-            logits = untransform(logits.reshape(len(x), n, n), s).reshape(len(x), n * n).astype(np.float64)
-            e = np.exp(logits - logits.max(1, keepdims=True))
-            policy[i:i + batch] += e / e.sum(1, keepdims=True)
-            value[i:i + batch] += v.reshape(-1)
+    policy = np.zeros((len(planes), planes.shape[-1] ** 2), np.float64)
+    value = np.zeros(len(planes), np.float64)
+    for _, logits, v in outputs_in_each(lambda x: sess.run(None, {name: x}), planes, batch):
+        logits = logits.astype(np.float64)
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        policy += e / e.sum(1, keepdims=True)
+        value += v
     return (policy / 8).astype(np.float32), (value / 8).astype(np.float32)
 
 
@@ -97,11 +93,12 @@ def _batch(planes, policy, value, idx, rng):
 
 
 def distill_losses(net: PolicyValueNet, x: torch.Tensor, p: torch.Tensor,
-                   v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """KL from the target policy to the net's (cross-entropy less the target's entropy) and value MSE."""
+                   v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """KL from the target policy to the net's (cross-entropy less the target's entropy), value MSE,
+    and the net's values."""
     logits, value = net(x)
     kl = (p * (torch.log(p.clamp(min=1e-12)) - F.log_softmax(logits, 1))).sum(1).mean()
-    return kl, ((value - v) ** 2).mean()
+    return kl, ((value - v) ** 2).mean(), value
 
 
 def evaluate(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: np.ndarray, z: np.ndarray,
@@ -114,10 +111,10 @@ def evaluate(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value:
         for i in range(0, len(value), batch):
             idx = np.arange(i, min(len(value), i + batch))
             x, p, v = _batch(planes, policy, value, idx, None)
-            a, b = distill_losses(net, x, p, v)
+            a, b, out = distill_losses(net, x, p, v)
             kl += float(a) * len(idx)
             mse += float(b) * len(idx)
-            out = net(x)[1].numpy()
+            out = out.numpy()
             mask = z[idx] != 0
             agree += int((np.sign(out[mask]) == z[idx][mask]).sum())
             decided += int(mask.sum())
@@ -144,7 +141,7 @@ def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: 
             for g in opt.param_groups:
                 g["lr"] = lr * 0.5 * (1 + math.cos(math.pi * step / total))
             x, p, v = _batch(planes, policy, value, order[s * batch:(s + 1) * batch], rng)
-            kl, mse = distill_losses(net, x, p, v)
+            kl, mse, _ = distill_losses(net, x, p, v)
             opt.zero_grad()
             (kl + mse).backward()
             opt.step()

@@ -109,22 +109,17 @@ def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: 
     """The net on every position in each of the board's 8 symmetries (policies turned back)."""
     import onnxruntime as ort
 
-    from engine.symmetry import transform, untransform
+    from engine.symmetry import outputs_in_each
 
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
-    k, n = len(planes), planes.shape[-1]
-    values = np.zeros((k, 8))
-    tops = np.zeros((k, 8), dtype=np.int64)
-    for s in range(8):
-        turned = np.ascontiguousarray(transform(planes, s))
-        for i in range(0, k, batch):
-            logits, v = sess.run(None, {name: turned[i:i + batch]})
-            values[i:i + batch, s] = v.reshape(-1)
-            tops[i:i + batch, s] = untransform(logits.reshape(len(v), n, n), s).reshape(len(v), n * n).argmax(1)
+    values = np.zeros((len(planes), 8))
+    tops = np.zeros((len(planes), 8), dtype=np.int64)
+    for s, logits, v in outputs_in_each(lambda x: sess.run(None, {name: x}), planes, batch):
+        values[:, s], tops[:, s] = v, logits.argmax(1)
     mean = values.mean(1)
     return SymmetryCheck(float(np.mean(tops == tops[:, :1])), float(values.std(1).mean()),
-                         ValueCheck(k, float(np.mean(np.sign(mean) == z)), float(np.mean((mean - z) ** 2)),
+                         ValueCheck(len(planes), float(np.mean(np.sign(mean) == z)), float(np.mean((mean - z) ** 2)),
                                     float(mean.mean()), float(np.abs(mean).mean())))
 
 
