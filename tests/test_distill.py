@@ -85,3 +85,40 @@ def test_positions_come_grouped_by_game_with_match_games_once(tmp_path):
     board.planes(first)
     assert np.array_equal(pos.planes[7], first.astype(np.uint8))
     assert pos.z[7:].tolist() == [-1.0, 1.0, -1.0]  # white to move after the opening, black won
+
+
+def test_search_positions_map_onto_the_gathered_ones_and_the_rest_are_added():
+    planes = _planes(5, seed=4)
+    pos = distill.Positions(planes, np.array([1, -1, 0, 1, -1], np.float32), np.array([0, 0, 1, 1, 2]))
+    extra = _planes(2, seed=5)
+    given = np.concatenate([planes[[3]], extra, planes[[0]]])
+    out, where = distill.add_positions(pos, given, np.array([1, -1, 1, 1], np.float32), np.array([0, 7, 7, 0]))
+    assert where.tolist() == [3, 5, 6, 0]
+    assert len(out.z) == 7 and np.array_equal(out.planes[5:], extra)
+    assert out.group[5:].tolist() == [10, 10]  # the given games' groups come after the gathered ones
+    assert out.z[5:].tolist() == [-1, 1]
+
+    policy = np.full((7, 4), 0.25, np.float32)
+    value = np.zeros(7, np.float32)
+    search_policy = np.tile(np.array([1, 0, 0, 0], np.float32), (4, 1))
+    distill.blend_targets(policy, value, where, search_policy, np.array([1, -1, 1, 0.5], np.float32), 0.5, 1.0)
+    assert np.allclose(policy[3], [0.625, 0.125, 0.125, 0.125]) and np.allclose(policy[1], 0.25)
+    assert value.tolist() == [0.5, 0, 0, 1, 0, -1, 1]
+
+
+def test_repeated_positions_are_fitted_closer_than_the_rest(tmp_path):
+    teacher = _teacher(tmp_path)
+    planes = _planes(64, seed=6)
+    policy, value = distill.ensemble_targets(teacher, planes)
+    held = np.zeros(64, bool)
+    held[56:] = True
+    repeat = np.ones(64, np.int64)
+    repeat[:32] = 6
+    kls = []
+    for r in (None, repeat):
+        torch.manual_seed(5)
+        student = PolicyValueNet(NetConfig(channels=8, blocks=1))
+        distill.distill(student, planes, policy, value, np.zeros(64, np.float32), held, epochs=2, batch=16,
+                        lr=5e-3, repeat=r)
+        kls.append(distill.evaluate(student, planes[:32], policy[:32], value[:32], np.zeros(32, np.float32))["kl"])
+    assert kls[1] < 0.9 * kls[0]

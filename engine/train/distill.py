@@ -12,6 +12,10 @@ learnt the mean costs nothing at play time.
 The positions are every stored position of the `--buffer` runs and every position after the
 opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
 out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean + w result.
+`--search-targets FILE` (engine.train.searchtargets) gives some positions the engine's own search
+as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
+(`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch;
+positions the buffers and matches lack are added.
 Beside the ONNX file go its sidecar and NAME.pt (the torch weights).
 """
 from __future__ import annotations
@@ -66,6 +70,32 @@ def gather(buffers: list[str], matches: list[str]) -> Positions:
             group.append(np.full(len(arrays["value"]), g))
             g += 1
     return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group))
+
+
+def add_positions(pos: Positions, planes: np.ndarray, z: np.ndarray, game: np.ndarray) -> tuple[Positions, np.ndarray]:
+    """`pos` with those of the given positions it lacks appended (a new group per game); and the
+    index in the result of each given position."""
+    index = {row.tobytes(): i for i, row in enumerate(pos.planes)}
+    where = np.zeros(len(planes), np.int64)
+    extra: list[int] = []
+    base = int(pos.group.max()) + 1 if len(pos.group) else 0
+    for j, row in enumerate(planes):
+        i = index.get(row.tobytes())
+        if i is None:
+            i = index[row.tobytes()] = len(pos.z) + len(extra)
+            extra.append(j)
+        where[j] = i
+    if extra:
+        pos = Positions(np.concatenate([pos.planes, planes[extra]]), np.concatenate([pos.z, z[extra]]),
+                        np.concatenate([pos.group, base + game[extra]]))
+    return pos, where
+
+
+def blend_targets(policy: np.ndarray, value: np.ndarray, where: np.ndarray, search_policy: np.ndarray,
+                  search_value: np.ndarray, policy_weight: float, value_weight: float) -> None:
+    """The targets at `where` moved towards the search's, in place."""
+    policy[where] = (1 - policy_weight) * policy[where] + policy_weight * search_policy
+    value[where] = (1 - value_weight) * value[where] + value_weight * search_value
 
 
 def ensemble_targets(model: str | Path, planes: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
@@ -123,11 +153,14 @@ def evaluate(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value:
 
 def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: np.ndarray, z: np.ndarray,
             held: np.ndarray, epochs: int, batch: int = 256, lr: float = 5e-4, weight_decay: float = 1e-4,
-            seed: int = 1) -> list[dict]:
-    """Fit `net` to the targets of the positions not `held`, cosine learning rate; per-epoch log."""
+            seed: int = 1, repeat: np.ndarray | None = None) -> list[dict]:
+    """Fit `net` to the targets of the positions not `held`, each `repeat` times an epoch (default
+    once), cosine learning rate; per-epoch log."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     train, val = np.nonzero(~held)[0], np.nonzero(held)[0]
+    if repeat is not None:
+        train = np.repeat(train, repeat[train])
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     steps = max(1, len(train) // batch)
     total, step = epochs * steps, 0
@@ -164,22 +197,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--z-weight", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--search-targets", type=Path, default=None, help="an engine.train.searchtargets file")
+    ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
+    ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
     pos = gather(args.buffer, matches)
+    searched = np.load(args.search_targets) if args.search_targets else None
+    if searched is not None:
+        pos, where = add_positions(pos, searched["planes"], searched["z"], searched["game"])
     log.info("%d positions from %d games", len(pos.z), int(pos.group.max()) + 1)
     t0 = time.time()
     policy, value = ensemble_targets(args.teacher, pos.planes)
     log.info("teacher's symmetry means in %.0f s", time.time() - t0)
+    weights = [float(w) for w in args.search_weight.split(",")]
+    if searched is not None:
+        blend_targets(policy, value, where, searched["policy"], searched["value"], *weights)
+        log.info("%d positions with search targets", len(where))
     target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
     init = torch.load(args.init, weights_only=False)
     net_cfg = NetConfig(**init["net_cfg"])
     net = PolicyValueNet(net_cfg)
     net.load_state_dict(init["net"])
     held = np.array([is_held_out(int(g)) for g in pos.group])
+    repeat = None
+    if searched is not None and args.search_repeat > 1:
+        repeat = np.ones(len(pos.z), np.int64)
+        repeat[where] = args.search_repeat
     history = distill(net, pos.planes, policy, target_v, pos.z, held, args.epochs, args.batch, args.lr,
-                      seed=args.seed)
+                      seed=args.seed, repeat=repeat)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     meta = {"channels": net_cfg.channels, "blocks": net_cfg.blocks, "threat_planes": int(net_cfg.threat_planes),
             "distilled_from": str(args.teacher)}
@@ -192,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
         "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,
+        "search_targets": str(args.search_targets) if args.search_targets else None,
+        "search_weight": weights if searched is not None else None, "search_repeat": args.search_repeat,
         "net": dataclasses.asdict(net_cfg), "validation": history,
     })
     log.info("wrote %s", args.out)

@@ -1,0 +1,148 @@
+"""Search targets: the engine's own search, run for a fixed time at positions of match games, as
+policy and value targets for `engine.train.distill --search-targets`. The policy is the root's
+visit shares over the moves not proven lost (the proving move alone where the search proved a
+win), the value their mean searched value (+1 or -1 where the search proved the result). Self-play's 160-800 playouts a move teach
+the net little that it does not already say (docs/training.md); a few hundred milliseconds of the
+full search, with its df-pn checks, at the positions where the match games are decided is a
+stronger teacher at a cost this machine can pay.
+
+    python -m engine.train.searchtargets --matches 'matches/s21-*/results.json' --out runs/st1/targets.npz \
+        [--model models/pbrain-renju-v2-int8.onnx --ms 250 --stones 6-20 --varied-only --workers 2]
+
+A position is taken once (the distinct games' positions after the opening, by stone count).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import logging
+import multiprocessing as mp
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
+from engine.train.matchdata import distinct_games, game_moves, load_results
+
+log = logging.getLogger("pbrain.train")
+
+
+def positions_of(games: list[dict], stones: tuple[int, int], varied_only: bool = False,
+                 opening_standard: int = 3) -> list[tuple[int, tuple[Move, ...], float]]:
+    """(game index, the moves so far, the game's result for the side to move) for each distinct
+    position after a game's opening with a stone count in `stones` (inclusive) and the game not
+    over. varied_only: only games whose opening is longer than a standard one."""
+    out, seen = [], set()
+    for g, game in enumerate(distinct_games(games)):
+        if varied_only and len(game["opening"]) <= opening_standard:
+            continue
+        winner = {"black": Color.BLACK, "white": Color.WHITE}.get(game.get("winner"))
+        moves = game_moves(game)
+        board = Board(15, Rule.RENJU)
+        for i, move in enumerate(moves):
+            if board.game_over:
+                break
+            if i >= len(game["opening"]) and stones[0] <= board.stone_count <= stones[1]:
+                key = tuple(moves[:i])
+                if key not in seen:
+                    seen.add(key)
+                    z = 0.0 if winner is None else 1.0 if board.to_move == winner else -1.0
+                    out.append((g, key, z))
+            board.play(*move)
+    return out
+
+
+def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_proven: np.ndarray,
+                 root_proven: int, chosen: Move, size: int) -> tuple[np.ndarray, float]:
+    """A searched root as targets: the visit shares of the moves not proven lost (a leader that a
+    df-pn check refuted keeps the visits it had before, which must not teach the net to play it)
+    and their mean value for the side to move; a proven root is the chosen move with +1 or -1."""
+    policy = np.zeros(size * size, np.float32)
+    open_ = child_proven <= 0  # a child proven won for its mover is a move proven lost for us
+    total = float(visits[open_].sum())
+    if root_proven or total <= 0:
+        policy[chosen[1] * size + chosen[0]] = 1.0
+        return policy, 1.0 if root_proven > 0 else -1.0
+    for (x, y), v, ok in zip(moves, visits, open_):
+        if ok:
+            policy[y * size + x] = v / total
+    return policy, float(np.clip(sums[open_].sum() / total, -1.0, 1.0))
+
+
+def search_target(player, board: Board, seconds: float) -> tuple[np.ndarray, float]:
+    """The search's policy over the board's points and its value for the side to move, after
+    `seconds` of search from a fresh tree (`root_targets`)."""
+    from engine.players import Limits
+
+    player.new_game()
+    t = time.monotonic()
+    move = player.ranked(board, Limits(deadline=t + seconds, optimum=seconds, bankable=False))[0][0]
+    root = player.mcts.root
+    return root_targets(root.moves, root.N.astype(np.float64), root.W.astype(np.float64), root.cp,
+                        root.proven, move, board.size)
+
+
+_player = None
+
+
+def _init(model: str) -> None:
+    global _player
+    from engine.search.player import MCTSPlayer
+
+    _player = MCTSPlayer(model=model, threads=1)
+
+
+def _work(job: tuple[tuple[Move, ...], float]) -> tuple[np.ndarray, np.ndarray, float]:
+    moves, seconds = job
+    board = Board.from_moves(list(moves), rule=Rule.RENJU)
+    planes = np.zeros((FEATURE_PLANES, board.size, board.size), np.float32)
+    board.planes(planes)
+    policy, value = search_target(_player, board, seconds)
+    return planes.astype(np.uint8), policy, value
+
+
+def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], varied_only: bool,
+          workers: int) -> dict[str, np.ndarray]:
+    """The targets of every position `positions_of` picks, searched on `workers` processes."""
+    picked = positions_of(games, stones, varied_only)
+    log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
+             len({g for g, _, _ in picked}), ms, workers)
+    jobs = [(moves, ms / 1000) for _, moves, _ in picked]
+    with mp.get_context("spawn").Pool(workers, initializer=_init, initargs=(model,)) as pool:
+        results = []
+        for i, r in enumerate(pool.imap(_work, jobs, chunksize=4)):
+            results.append(r)
+            if (i + 1) % 500 == 0:
+                log.info("%d / %d", i + 1, len(jobs))
+    return {"planes": np.stack([r[0] for r in results]), "policy": np.stack([r[1] for r in results]),
+            "value": np.array([r[2] for r in results], np.float32),
+            "z": np.array([z for _, _, z in picked], np.float32),
+            "game": np.array([g for g, _, _ in picked], np.int64)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engine.train.searchtargets", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches", action="append", required=True, help="results.json files or a glob (repeatable)")
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--model", default="models/pbrain-renju-v2-int8.onnx")
+    ap.add_argument("--ms", type=float, default=250.0, help="search time per position")
+    ap.add_argument("--stones", default="6-20", help="stone counts, inclusive (default %(default)s)")
+    ap.add_argument("--varied-only", action="store_true", help="only games from varied (longer) openings")
+    ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    lo, hi = (int(s) for s in args.stones.split("-"))
+    matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
+    t0 = time.time()
+    data = build(load_results(matches), args.model, args.ms, (lo, hi), args.varied_only,
+                 args.workers or mp.cpu_count())
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, **data)
+    log.info("wrote %s: %d positions in %.0f s", args.out, len(data["value"]), time.time() - t0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Search targets (engine.train.searchtargets): which match positions are searched, and what the
+search's policy and value targets are."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.board import Board, Rule
+from engine.search.player import MCTSPlayer
+from engine.train.searchtargets import positions_of, root_targets, search_target
+
+
+def _game(opening, moves, winner):
+    return {"black": "a", "white": "b", "opening": [list(m) for m in opening],
+            "moves": [list(m) for m in moves], "winner": winner}
+
+
+STANDARD = [(7, 7), (7, 6), (8, 6)]
+VARIED = STANDARD + [(5, 5), (9, 9)]
+MOVES = [(6, 6), (9, 7), (6, 8), (10, 8), (4, 4)]
+
+
+def test_positions_are_taken_once_by_stone_count_and_opening_kind():
+    games = [_game(VARIED, MOVES, "white"), _game(VARIED, MOVES, "white"), _game(STANDARD, MOVES, "black")]
+    picked = positions_of(games, (6, 8))
+    # the repeated game counts once; the standard game (3 stones and 5 moves) reaches 6 and 7
+    assert [len(m) for _, m, _ in picked] == [6, 7, 8, 6, 7]
+    assert len({m for _, m, _ in picked}) == 5
+    # the result for the side to move: black is to move at 6 and 8 stones, white at 7
+    assert [z for _, _, z in picked[:3]] == [-1.0, 1.0, -1.0]  # white won
+    assert [z for _, _, z in picked[3:]] == [1.0, -1.0]  # black won
+    varied = positions_of(games, (5, 20), varied_only=True)
+    assert {g for g, _, _ in varied} == {0} and [len(m) for _, m, _ in varied] == [5, 6, 7, 8, 9]
+
+
+def test_a_proved_win_is_a_one_hot_policy_and_a_value_of_one():
+    # black to move with four in a row on row 7 (open at both ends): a five at once
+    board = Board.from_moves([(3, 7), (3, 3), (4, 7), (4, 3), (5, 7), (5, 4), (6, 7), (5, 5)], rule=Rule.RENJU)
+    player = MCTSPlayer(model=None)
+    policy, value = search_target(player, board, 0.2)
+    assert value == 1.0 and policy.sum() == 1.0
+    assert int(np.argmax(policy)) in (7 * 15 + 2, 7 * 15 + 7)
+
+
+def test_a_searched_policy_is_the_visit_shares_over_legal_moves():
+    board = Board.from_moves(VARIED + MOVES[:2], rule=Rule.RENJU)
+    player = MCTSPlayer(model=None)
+    policy, value = search_target(player, board, 0.15)
+    assert abs(policy.sum() - 1.0) < 1e-5 and -1.0 <= value <= 1.0
+    on = np.nonzero(policy)[0]
+    assert len(on) > 1 and all(board.is_legal(int(i) % 15, int(i) // 15) for i in on)
+    root = player.mcts.root
+    visits = root.N[root.cp <= 0]  # the moves not proven lost
+    assert np.isclose(policy.max(), visits.max() / visits.sum())
+
+
+def test_moves_proven_lost_lose_their_visits_and_values():
+    moves = [(1, 0), (2, 0), (0, 1)]
+    visits, sums = np.array([60.0, 30.0, 10.0]), np.array([30.0, -6.0, 2.0])
+    policy, value = root_targets(moves, visits, sums, np.array([1, 0, 0]), 0, (2, 0), 3)
+    # the refuted leader (proven won for the opponent) keeps nothing; the rest share by visits
+    assert np.allclose(policy, [0, 0, 0.75, 0.25, 0, 0, 0, 0, 0]) and np.isclose(value, -0.1)
+    policy, value = root_targets(moves, visits, sums, np.array([0, 0, 0]), 0, (1, 0), 3)
+    assert np.allclose(policy[[1, 2, 3]], [0.6, 0.3, 0.1]) and np.isclose(value, 0.26)
+    policy, value = root_targets(moves, visits, sums, np.array([1, 1, 1]), -1, (0, 1), 3)
+    assert value == -1.0 and policy[3] == 1.0 and policy.sum() == 1.0
