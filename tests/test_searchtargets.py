@@ -28,8 +28,11 @@ def test_positions_are_taken_once_by_stone_count_and_opening_kind():
     # the result for the side to move: black is to move at 6 and 8 stones, white at 7
     assert [z for _, _, z in picked[:3]] == [-1.0, 1.0, -1.0]  # white won
     assert [z for _, _, z in picked[3:]] == [1.0, -1.0]  # black won
-    varied = positions_of(games, (5, 20), varied_only=True)
+    varied = positions_of(games, (5, 20), openings="varied")
     assert {g for g, _, _ in varied} == {0} and [len(m) for _, m, _ in varied] == [5, 6, 7, 8, 9]
+    standard = positions_of(games, (5, 20), openings="standard")
+    # (game indices count the distinct games: the repeated one is dropped)
+    assert {g for g, _, _ in standard} == {1} and [len(m) for _, m, _ in standard] == [5, 6, 7]
 
 
 def test_a_proved_win_is_a_one_hot_policy_and_a_value_of_one():

@@ -197,14 +197,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--z-weight", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--search-targets", type=Path, default=None, help="an engine.train.searchtargets file")
+    ap.add_argument("--search-targets", action="append", default=[],
+                    help="an engine.train.searchtargets file (repeatable; made from the same --matches)")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
     pos = gather(args.buffer, matches)
-    searched = np.load(args.search_targets) if args.search_targets else None
+    searched = None
+    if args.search_targets:
+        files = [np.load(f) for f in args.search_targets]
+        searched = {k: np.concatenate([f[k] for f in files]) for k in ("planes", "policy", "value", "z", "game")}
+        searched_by = [str(f["made_by"]) if "made_by" in f.files else None for f in files]
     if searched is not None:
         pos, where = add_positions(pos, searched["planes"], searched["z"], searched["game"])
     log.info("%d positions from %d games", len(pos.z), int(pos.group.max()) + 1)
@@ -239,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
         "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,
-        "search_targets": str(args.search_targets) if args.search_targets else None,
+        "search_targets": args.search_targets,
+        "search_targets_made_by": searched_by if searched is not None else None,
         "search_weight": weights if searched is not None else None, "search_repeat": args.search_repeat,
         "net": dataclasses.asdict(net_cfg), "validation": history,
     })

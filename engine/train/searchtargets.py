@@ -1,13 +1,13 @@
 """Search targets: the engine's own search, run for a fixed time at positions of match games, as
 policy and value targets for `engine.train.distill --search-targets`. The policy is the root's
 visit shares over the moves not proven lost (the proving move alone where the search proved a
-win), the value their mean searched value (+1 or -1 where the search proved the result). Self-play's 160-800 playouts a move teach
-the net little that it does not already say (docs/training.md); a few hundred milliseconds of the
-full search, with its df-pn checks, at the positions where the match games are decided is a
-stronger teacher at a cost this machine can pay.
+win), the value their mean searched value (+1 or -1 where the search proved the result).
+Self-play's 160-800 playouts a move teach the net little that it does not already say
+(docs/training.md); a few hundred milliseconds of the full search, with its df-pn checks, at the
+positions where the match games are decided is a stronger teacher at a cost this machine can pay.
 
     python -m engine.train.searchtargets --matches 'matches/s21-*/results.json' --out runs/st1/targets.npz \
-        [--model models/pbrain-renju-v2-int8.onnx --ms 250 --stones 6-20 --varied-only --workers 2]
+        [--model NET.onnx --ms 250 --stones 6-20 --openings varied --workers 2]
 
 A position is taken once (the distinct games' positions after the opening, by stone count).
 """
@@ -29,14 +29,18 @@ from engine.train.matchdata import distinct_games, game_moves, load_results
 log = logging.getLogger("pbrain.train")
 
 
-def positions_of(games: list[dict], stones: tuple[int, int], varied_only: bool = False,
+def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "all",
                  opening_standard: int = 3) -> list[tuple[int, tuple[Move, ...], float]]:
     """(game index, the moves so far, the game's result for the side to move) for each distinct
     position after a game's opening with a stone count in `stones` (inclusive) and the game not
-    over. varied_only: only games whose opening is longer than a standard one."""
+    over. openings: "varied" only games whose opening is longer than a standard one, "standard"
+    only the others, "all" both."""
+    if openings not in ("all", "varied", "standard"):
+        raise ValueError(f"openings must be all, varied or standard, not {openings!r}")
     out, seen = [], set()
     for g, game in enumerate(distinct_games(games)):
-        if varied_only and len(game["opening"]) <= opening_standard:
+        varied = len(game["opening"]) > opening_standard
+        if (openings == "varied" and not varied) or (openings == "standard" and varied):
             continue
         winner = {"black": Color.BLACK, "white": Color.WHITE}.get(game.get("winner"))
         moves = game_moves(game)
@@ -103,10 +107,10 @@ def _work(job: tuple[tuple[Move, ...], float]) -> tuple[np.ndarray, np.ndarray, 
     return planes.astype(np.uint8), policy, value
 
 
-def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], varied_only: bool,
+def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], openings: str,
           workers: int) -> dict[str, np.ndarray]:
     """The targets of every position `positions_of` picks, searched on `workers` processes."""
-    picked = positions_of(games, stones, varied_only)
+    picked = positions_of(games, stones, openings)
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
     jobs = [(moves, ms / 1000) for _, moves, _ in picked]
@@ -126,20 +130,27 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.searchtargets", description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", action="append", required=True, help="results.json files or a glob (repeatable)")
     ap.add_argument("--out", required=True, type=Path)
-    ap.add_argument("--model", default="models/pbrain-renju-v2-int8.onnx")
+    ap.add_argument("--model", default=None, help="the net the search runs (default: the shipped one, int8 twin)")
     ap.add_argument("--ms", type=float, default=250.0, help="search time per position")
     ap.add_argument("--stones", default="6-20", help="stone counts, inclusive (default %(default)s)")
-    ap.add_argument("--varied-only", action="store_true", help="only games from varied (longer) openings")
+    ap.add_argument("--openings", choices=["all", "varied", "standard"], default="all",
+                    help="the games: from varied (longer) openings, standard ones, or all (default)")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     lo, hi = (int(s) for s in args.stones.split("-"))
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
     t0 = time.time()
-    data = build(load_results(matches), args.model, args.ms, (lo, hi), args.varied_only,
+    from engine.search.player import shipped_model
+
+    model = args.model or shipped_model(gpu=False)
+    if model is None:
+        ap.error("no model: pass --model")
+    data = build(load_results(matches), model, args.ms, (lo, hi), args.openings,
                  args.workers or mp.cpu_count())
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **data)
+    made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
+    np.savez_compressed(args.out, made_by=np.array(made_by), **data)
     log.info("wrote %s: %d positions in %.0f s", args.out, len(data["value"]), time.time() - t0)
     return 0
 
