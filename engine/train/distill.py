@@ -205,12 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
     pos = gather(args.buffer, matches)
-    searched = None
+    searched, searched_by = None, None
     if args.search_targets:
         files = [np.load(f) for f in args.search_targets]
         searched = {k: np.concatenate([f[k] for f in files]) for k in ("planes", "policy", "value", "z", "game")}
         searched_by = [str(f["made_by"]) if "made_by" in f.files else None for f in files]
-    if searched is not None:
         pos, where = add_positions(pos, searched["planes"], searched["z"], searched["game"])
     log.info("%d positions from %d games", len(pos.z), int(pos.group.max()) + 1)
     t0 = time.time()
@@ -245,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
         "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,
         "search_targets": args.search_targets,
-        "search_targets_made_by": searched_by if searched is not None else None,
+        "search_targets_made_by": searched_by,
         "search_weight": weights if searched is not None else None, "search_repeat": args.search_repeat,
         "net": dataclasses.asdict(net_cfg), "validation": history,
     })
