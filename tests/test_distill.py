@@ -122,3 +122,29 @@ def test_repeated_positions_are_fitted_closer_than_the_rest(tmp_path):
                         lr=5e-3, repeat=r)
         kls.append(distill.evaluate(student, planes[:32], policy[:32], value[:32], np.zeros(32, np.float32))["kl"])
     assert kls[1] < 0.9 * kls[0]
+
+
+def test_distill_runs_end_to_end_with_search_targets(tmp_path):
+    from engine.train import searchtargets
+
+    torch.manual_seed(2)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1)).eval()
+    export_onnx(net, tmp_path / "teacher.onnx", 15)
+    torch.save({"net": net.state_dict(), "net_cfg": {"channels": 8, "blocks": 1, "threat_planes": True}},
+               tmp_path / "init.pt")
+    moves = [[7, 7], [7, 6], [8, 6], [5, 5], [9, 9], [6, 6], [9, 7], [6, 8], [10, 8], [4, 4]]
+    game = {"black": "a", "white": "b", "opening": moves[:5], "moves": moves[5:], "winner": "white"}
+    other = {"black": "a", "white": "b", "opening": moves[:5], "moves": [[3, 3], [11, 11], [3, 11]], "winner": None}
+    (tmp_path / "results.json").write_text(json.dumps([other, game]))  # the first game is held out
+    data = searchtargets.build([game], None, 60.0, (6, 8), "varied", workers=1)  # the heuristic evaluator
+    assert len(data["value"]) == 3 and np.allclose(data["policy"].sum(1), 1.0, atol=1e-5)
+    np.savez(tmp_path / "targets.npz", made_by=np.array("a test"), **data)
+    out = tmp_path / "student.onnx"
+    assert distill.main(["--teacher", str(tmp_path / "teacher.onnx"), "--init", str(tmp_path / "init.pt"),
+                         "--matches", str(tmp_path / "results.json"), "--search-targets", str(tmp_path / "targets.npz"),
+                         "--search-repeat", "3", "--out", str(out), "--epochs", "1", "--batch", "2"]) == 0
+    side = json.loads(out.with_suffix(".json").read_text())
+    assert side["search_targets_made_by"] == ["a test"] and side["search_repeat"] == 3
+    assert side["positions"] == 8  # the games' positions after the opening; the searched 3 among them
+    assert side["held_out"] == 3 and len(side["validation"]) == 2
+    assert out.exists() and out.with_suffix(".pt").exists()
