@@ -8,8 +8,12 @@ positions where the match games are decided is a stronger teacher at a cost this
 
     python -m engine.train.searchtargets --matches 'matches/s21-*/results.json' --out runs/st1/targets.npz \
         [--model NET.onnx --ms 250 --stones 6-20 --openings varied --workers 2]
+        [--from-targets docs/data/searchtargets-v3-varied.npz]
 
 A position is taken once (the distinct games' positions after the opening, by stone count).
+`--from-targets FILE` searches again the positions of an earlier targets file (rebuilt from their
+input planes, with their results and games) ahead of the matches' new ones: a newer net's search
+relabels the old positions without the match files that gave them.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,6 +61,42 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
                     out.append((g, key, z))
             board.play(*move)
     return out
+
+
+class Stones(NamedTuple):
+    """A position without its history (picklable for the workers, unlike a Board)."""
+    black: tuple[Move, ...]
+    white: tuple[Move, ...]
+    to_move: int
+
+    def board(self, size: int = 15) -> Board:
+        return Board.from_stones(self.black, self.white, Color(self.to_move), size=size, rule=Rule.RENJU)
+
+
+Job = tuple[int, "tuple[Move, ...] | Stones", float]  # (game, the moves so far or the stones, result)
+
+
+def stones_of_planes(planes: np.ndarray) -> list[Stones]:
+    """The positions of input planes [N, C, n, n] (native/include/renju.h: plane 0 the side to
+    move's stones, 1 the opponent's, 2 ones when black is to move)."""
+    out = []
+    for p in planes:
+        black_to_move = bool(p[2].any())
+        own = tuple((int(x), int(y)) for y, x in zip(*np.nonzero(p[0])))
+        opp = tuple((int(x), int(y)) for y, x in zip(*np.nonzero(p[1])))
+        black, white = (own, opp) if black_to_move else (opp, own)
+        out.append(Stones(black, white, int(Color.BLACK if black_to_move else Color.WHITE)))
+    return out
+
+
+def positions_of_targets(data: dict[str, np.ndarray], first_game: int = 0) -> list[Job]:
+    """The positions of an earlier targets file as jobs, its games renumbered from `first_game`."""
+    games = np.unique(data["game"], return_inverse=True)[1] + first_game
+    return [(int(g), st, float(z)) for g, st, z in zip(games, stones_of_planes(data["planes"]), data["z"])]
+
+
+def _board(position: "tuple[Move, ...] | Stones") -> Board:
+    return position.board() if isinstance(position, Stones) else Board.from_moves(list(position), rule=Rule.RENJU)
 
 
 def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_proven: np.ndarray,
@@ -98,19 +139,28 @@ def _init(model: str) -> None:
     _player = MCTSPlayer(model=model, threads=1)
 
 
-def _work(job: tuple[tuple[Move, ...], float]) -> tuple[np.ndarray, np.ndarray, float]:
-    moves, seconds = job
-    board = Board.from_moves(list(moves), rule=Rule.RENJU)
+def _work(job: tuple["tuple[Move, ...] | Stones", float]) -> tuple[np.ndarray, np.ndarray, float]:
+    position, seconds = job
+    board = _board(position)
     planes = np.zeros((FEATURE_PLANES, board.size, board.size), np.float32)
     board.planes(planes)
     policy, value = search_target(_player, board, seconds)
     return planes.astype(np.uint8), policy, value
 
 
+def _planes_key(board: Board) -> bytes:
+    return board.planes()[:3].astype(np.uint8).tobytes()
+
+
 def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], openings: str,
-          workers: int) -> dict[str, np.ndarray]:
-    """The targets of every position `positions_of` picks, searched on `workers` processes."""
-    picked = positions_of(games, stones, openings)
+          workers: int, earlier: list[Job] = ()) -> dict[str, np.ndarray]:
+    """The targets of the `earlier` positions and of every new one `positions_of` picks (after
+    the earlier ones' games), searched on `workers` processes."""
+    earlier = list(earlier)
+    first = max((g for g, _, _ in earlier), default=-1) + 1
+    known = {_planes_key(_board(position)) for _, position, _ in earlier}
+    picked = earlier + [(g + first, m, z) for g, m, z in positions_of(games, stones, openings)
+                        if not known or _planes_key(_board(m)) not in known]
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
     jobs = [(moves, ms / 1000) for _, moves, _ in picked]
@@ -128,7 +178,9 @@ def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], ope
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.searchtargets", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--matches", action="append", required=True, help="results.json files or a glob (repeatable)")
+    ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
+    ap.add_argument("--from-targets", action="append", default=[], type=Path,
+                    help="an earlier targets file whose positions are searched again (repeatable)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--model", default=None, help="the net the search runs (default: the shipped one, int8 twin)")
     ap.add_argument("--ms", type=float, default=250.0, help="search time per position")
@@ -146,8 +198,15 @@ def main(argv: list[str] | None = None) -> int:
     model = args.model or shipped_model(gpu=False)
     if model is None:
         ap.error("no model: pass --model")
-    data = build(load_results(matches), model, args.ms, (lo, hi), args.openings,
-                 args.workers or mp.cpu_count())
+    if not matches and not args.from_targets:
+        ap.error("no positions: pass --matches or --from-targets")
+    earlier: list[Job] = []
+    for path in args.from_targets:
+        with np.load(path) as f:
+            earlier += positions_of_targets({k: f[k] for k in ("planes", "z", "game")},
+                                            max((g for g, _, _ in earlier), default=-1) + 1)
+    data = build(load_results(matches) if matches else [], model, args.ms, (lo, hi), args.openings,
+                 args.workers or mp.cpu_count(), earlier)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)
