@@ -158,6 +158,17 @@ def test_engine_specs():
     assert engine_spec("/opt/pbrain-x").name == "pbrain-x"
 
 
+def test_engine_specs_make_paths_to_files_here_absolute(tmp_path, monkeypatch):
+    # engines run in folders of their own: a relative model path must still name the file
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "net.onnx").write_bytes(b"x")
+    monkeypatch.chdir(tmp_path)
+    spec = engine_spec("me=python -m engine --model runs/net.onnx --search c_puct=2 --log-level INFO")
+    assert spec.command == ("python", "-m", "engine", "--model", str((tmp_path / "runs" / "net.onnx").resolve()),
+                            "--search", "c_puct=2", "--log-level", "INFO")
+    assert engine_spec("python -m engine --model runs/missing.onnx").command[-1] == "runs/missing.onnx"
+
+
 def test_cli_runs_a_short_match(tmp_path, capsys):
     status = main(["--engine", "greedy", "--engine", "random", "--games", "2", "--tc", "500", "--rule", "freestyle",
                    "--out", str(tmp_path), "--sprt", "0,100"])

@@ -37,7 +37,10 @@ def engine_spec(text: str) -> EngineSpec:
     elif command in PLAYERS:
         argv, default = [sys.executable, "-m", "engine", "--player", command], command
     else:
-        argv = shlex.split(command)
+        # each engine runs in a folder of its own (arena.py), so a relative path to a file here
+        # (`--model runs/x.onnx`) would name nothing there: it is made absolute
+        argv = [str(Path(a).resolve()) if not Path(a).is_absolute() and Path(a).is_file() else a
+                for a in shlex.split(command)]
         default = Path(argv[0]).name
     return EngineSpec(name.strip() or default, tuple(argv))
 
