@@ -148,8 +148,11 @@ def _work(job: tuple["tuple[Move, ...] | Stones", float]) -> tuple[np.ndarray, n
     return planes.astype(np.uint8), policy, value
 
 
-def _planes_key(board: Board) -> bytes:
-    return board.planes()[:3].astype(np.uint8).tobytes()
+def _stones_key(position: "tuple[Move, ...] | Stones") -> tuple[frozenset, frozenset]:
+    """Black's and white's stones (moves alternate from black's), with no board built."""
+    if isinstance(position, Stones):
+        return frozenset(position.black), frozenset(position.white)
+    return frozenset(position[0::2]), frozenset(position[1::2])
 
 
 def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], openings: str,
@@ -158,9 +161,9 @@ def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], ope
     the earlier ones' games), searched on `workers` processes."""
     earlier = list(earlier)
     first = max((g for g, _, _ in earlier), default=-1) + 1
-    known = {_planes_key(_board(position)) for _, position, _ in earlier}
+    known = {_stones_key(position) for _, position, _ in earlier}
     picked = earlier + [(g + first, m, z) for g, m, z in positions_of(games, stones, openings)
-                        if not known or _planes_key(_board(m)) not in known]
+                        if _stones_key(m) not in known]
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
     jobs = [(moves, ms / 1000) for _, moves, _ in picked]
