@@ -7,7 +7,7 @@ learnt the mean costs nothing at play time.
 
     python -m engine.train.distill --teacher models/pbrain-renju-v1.onnx --init runs/v1.pt \
         --buffer runs/d1/buffer.npz --matches 'matches/*/results.json' --out runs/b1/model.onnx
-        [--epochs 4 --lr 5e-4 --z-weight 0 --batch 256 --seed 1]
+        [--epochs 4 --lr 5e-4 --z-weight 0 --batch 256 --seed 1] [--blocks N]
 
 The positions are every stored position of the `--buffer` runs and every position after the
 opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
@@ -16,6 +16,7 @@ out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean 
 as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
 (`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch;
 positions the buffers and matches lack are added.
+`--blocks N` starts from the init's first N residual blocks only: a smaller student, faster to run.
 Beside the ONNX file go its sidecar and NAME.pt (the torch weights).
 """
 from __future__ import annotations
@@ -185,6 +186,19 @@ def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: 
     return history
 
 
+def truncated(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
+    """The same net with only its first `blocks` residual blocks, the stem and the heads kept. Each
+    block adds a residual to its input, so dropping the last ones is a small change that the
+    distillation repairs, and each dropped block saves 2 of the net's convolutions."""
+    if not 0 <= blocks <= net.cfg.blocks:
+        raise ValueError(f"--blocks {blocks}: the init has {net.cfg.blocks} blocks")
+    small = PolicyValueNet(dataclasses.replace(net.cfg, blocks=blocks))
+    state = {k: v for k, v in net.state_dict().items()
+             if not k.startswith("blocks.") or int(k.split(".")[1]) < blocks}
+    small.load_state_dict(state)
+    return small
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.distill", description=__doc__.split("\n\n")[0])
     ap.add_argument("--teacher", required=True, help="the ONNX net whose symmetry mean is learnt")
@@ -201,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="an engine.train.searchtargets file (repeatable; made from the same --matches)")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
+    ap.add_argument("--blocks", type=int, default=None,
+                    help="keep only the init's first N residual blocks (a smaller, faster student)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
@@ -221,9 +237,11 @@ def main(argv: list[str] | None = None) -> int:
         log.info("%d positions with search targets", len(where))
     target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
     init = torch.load(args.init, weights_only=False)
-    net_cfg = NetConfig(**init["net_cfg"])
-    net = PolicyValueNet(net_cfg)
+    net = PolicyValueNet(NetConfig(**init["net_cfg"]))
     net.load_state_dict(init["net"])
+    if args.blocks is not None:
+        net = truncated(net, args.blocks)
+    net_cfg = net.cfg
     held = np.array([is_held_out(int(g)) for g in pos.group])
     repeat = None
     if searched is not None and args.search_repeat > 1:
