@@ -14,7 +14,7 @@ from engine.symmetry import transform  # noqa: E402
 from engine.train import distill  # noqa: E402
 from engine.train.buffer import ReplayBuffer  # noqa: E402
 from engine.train.config import NetConfig  # noqa: E402
-from engine.train.model import PolicyValueNet, export_onnx  # noqa: E402
+from engine.train.model import PolicyValueNet, export_onnx, truncated  # noqa: E402
 
 N = 9
 
@@ -153,7 +153,7 @@ def test_distill_runs_end_to_end_with_search_targets(tmp_path):
 def test_a_truncated_student_keeps_the_first_blocks_and_equals_a_net_without_the_rest():
     torch.manual_seed(4)
     net = PolicyValueNet(NetConfig(channels=8, blocks=3)).eval()
-    small = distill.truncated(net, 2).eval()
+    small = truncated(net, 2).eval()
     assert small.cfg.blocks == 2 and len(small.blocks) == 2
     x = torch.from_numpy(_planes(4, seed=5)).float()
     with torch.no_grad():  # the same computation as the big net with its last block skipped
@@ -165,4 +165,4 @@ def test_a_truncated_student_keeps_the_first_blocks_and_equals_a_net_without_the
         full, _ = net(x)
     assert not torch.allclose(got, full, atol=1e-3)  # the dropped block did change the outputs
     with pytest.raises(ValueError):
-        distill.truncated(net, 4)
+        truncated(net, 4)

@@ -41,7 +41,7 @@ from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.config import NetConfig
 from engine.train.matchdata import distinct_games, game_arrays, load_results
-from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, truncated, write_sidecar
 
 log = logging.getLogger("pbrain.train")
 
@@ -184,19 +184,6 @@ def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: 
                         **evaluate(net, planes[val], policy[val], value[val], z[val])})
         log.info("epoch %d: %s", epoch, history[-1])
     return history
-
-
-def truncated(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
-    """The same net with only its first `blocks` residual blocks, the stem and the heads kept. Each
-    block adds a residual to its input, so dropping the last ones is a small change that the
-    distillation repairs, and each dropped block saves 2 of the net's convolutions."""
-    if not 0 <= blocks <= net.cfg.blocks:
-        raise ValueError(f"--blocks {blocks}: the init has {net.cfg.blocks} blocks")
-    small = PolicyValueNet(dataclasses.replace(net.cfg, blocks=blocks))
-    state = {k: v for k, v in net.state_dict().items()
-             if not k.startswith("blocks.") or int(k.split(".")[1]) < blocks}
-    small.load_state_dict(state)
-    return small
 
 
 def main(argv: list[str] | None = None) -> int:
