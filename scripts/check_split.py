@@ -20,17 +20,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.board import Board  # noqa: E402
+from engine.match.compare import followed_engine, game_moves  # noqa: E402
 from engine.net.onnx_eval import load_evaluator  # noqa: E402
 from engine.registry import search_config  # noqa: E402
 from engine.search.mcts import MCTS  # noqa: E402
 
 
 def our_positions(games: list[dict], count: int) -> list[list[tuple[int, int]]]:
-    """Every `len/count`-th position where the engine that is not alphabeta was to move."""
-    me = next(n for n in (games[0]["black"], games[0]["white"]) if n != "alphabeta")
+    """Every `len/count`-th position where the engine that is not a baseline was to move."""
+    me = followed_engine(games)
     found = []
     for g in games:
-        moves = [tuple(m) for m in g["opening"]] + [tuple(m[:2]) for m in g["moves"]]
+        moves = game_moves(g)
         black = g["black"] == me
         found += [moves[:k] for k in range(len(g["opening"]), len(moves)) if (k % 2 == 0) == black]
     return found[:: max(1, len(found) // count)][:count]
@@ -44,8 +45,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.89)
     ap.add_argument("--search", default="", help="MCTSConfig overrides, k=v,...")
     args = ap.parse_args()
-    data = json.loads(Path(args.results).read_text())
-    games = data["games"] if isinstance(data, dict) else data
+    games = json.loads(Path(args.results).read_text())
     evaluator, message = load_evaluator(args.model)
     if message:
         sys.exit(f"model: {message}")

@@ -46,6 +46,11 @@ def points(game: dict, engine: str) -> float:
     return 1.0 if game[winner] == engine else 0.0
 
 
+def game_moves(game: dict) -> list[tuple[int, int]]:
+    """The opening's stones then the moves, as (x, y)."""
+    return [tuple(m[:2]) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
+
+
 def _colour(game: dict, engine: str) -> str:
     return "black" if game["black"] == engine else "white"
 
@@ -68,7 +73,7 @@ def compare(a: list[dict], b: list[dict], engine_a: str, engine_b: str) -> Paire
     return Paired(better, worse, same, total_a / n, total_b / n)
 
 
-def _engine(games: list[dict], given: str | None) -> str:
+def followed_engine(games: list[dict], given: str | None = None) -> str:
     """The engine to follow: the given name, else the one name in every game that is not a baseline."""
     if given:
         return given
@@ -93,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         a, b = (json.loads(p.read_text()) for p in (args.reference, args.candidate))
         if args.first > 0:
             a, b = a[:args.first], b[:args.first]
-        ea, eb = _engine(a, args.engine_a), _engine(b, args.engine_b)
+        ea, eb = followed_engine(a, args.engine_a), followed_engine(b, args.engine_b)
         r = compare(a, b, ea, eb)
     except (OSError, ValueError, KeyError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from engine.board import Board, Move, Rule
 from engine.coords import format_point
+from engine.match.compare import game_moves
 from engine.prover import Prover
 
 
@@ -38,10 +39,6 @@ class Loss:
     candidates: int
 
 
-def _moves(game: dict) -> list[Move]:
-    return [tuple(m) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
-
-
 def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule = Rule.RENJU,
                  size: int = 15, index: int = 0, kind: str = "utss") -> Loss | None:
     """The loss's decisive move, or None when `engine` did not lose this game."""
@@ -50,7 +47,7 @@ def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule 
     if winner not in ("black", "white") or game[winner] == engine:
         return None
     colour = "black" if game["black"] == engine else "white"
-    seq = _moves(game)
+    seq = game_moves(game)
     mine = [i for i in range(len(game["opening"]), len(seq)) if (i % 2 == 0) == (colour == "black")]
     decisive, line, nodes = None, [], 0
     for i in reversed(mine):
@@ -84,7 +81,7 @@ def replay(game: dict, loss: Loss, player, seconds: list[float], prover: Prover,
 
     from engine.players import Limits
 
-    before = Board.from_moves(_moves(game)[: loss.decisive], size=size, rule=rule)
+    before = Board.from_moves(game_moves(game)[: loss.decisive], size=size, rule=rule)
     out = []
     for s in seconds:
         player.new_game()
@@ -132,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         lost_before = loss.safe == 0
         already += lost_before
-        seq = _moves(game)
+        seq = game_moves(game)
         print(f"game {n:3d} ({loss.colour}): move {loss.decisive + 1} {format_point(seq[loss.decisive])} "
               f"{loss.length - loss.decisive - 1} plies before the end; win of {len(loss.line)} plies "
               f"({loss.nodes} nodes); safe alternatives {loss.safe}/{loss.candidates}"

@@ -28,15 +28,11 @@ import numpy as np
 import torch
 
 from engine.board import FEATURE_PLANES, Board, Color, Rule
+from engine.match.compare import game_moves
 from engine.train.buffer import ReplayBuffer
 from engine.train.selfplay import one_hot
 
 log = logging.getLogger("pbrain.train")
-
-
-def game_moves(game: dict) -> list[tuple[int, int]]:
-    """The opening's stones then the moves, as (x, y)."""
-    return [tuple(m[:2]) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
 
 
 def distinct_games(results: list[dict]) -> list[dict]:

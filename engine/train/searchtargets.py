@@ -29,7 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
-from engine.train.matchdata import distinct_games, game_moves, load_results
+from engine.match.compare import game_moves
+from engine.train.matchdata import distinct_games, load_results
 
 log = logging.getLogger("pbrain.train")
 
