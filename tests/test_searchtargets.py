@@ -95,3 +95,18 @@ def test_earlier_targets_are_searched_again_before_the_new_positions():
     assert np.array_equal(again["planes"][:2], first["planes"])
     assert list(again["game"]) == [0, 0, 1, 2, 2] and list(again["z"]) == [-1.0, 1.0, -1.0, 1.0, -1.0]
     assert np.allclose(again["policy"].sum(1), 1.0, atol=1e-5)
+
+
+def test_a_spent_budget_keeps_the_positions_searched_with_their_own_results():
+    games = [_game(VARIED, MOVES, "white"), _game(STANDARD, MOVES, "black")]
+    whole = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1)
+    assert len(whole["z"]) == 8
+    # shuffled: the same positions in another order, each row still with its own game and result
+    mixed = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1, shuffle=3)
+    rows = {p.tobytes(): (g, z) for p, g, z in zip(whole["planes"], whole["game"], whole["z"])}
+    assert not np.array_equal(mixed["planes"], whole["planes"])
+    assert {p.tobytes(): (g, z) for p, g, z in zip(mixed["planes"], mixed["game"], mixed["z"])} == rows
+    # a budget already spent when the first position comes back: that position alone is kept
+    cut = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1, budget_s=1e-3, shuffle=3)
+    assert len(cut["z"]) == 1 and len(cut["planes"]) == len(cut["policy"]) == len(cut["value"]) == 1
+    assert rows[cut["planes"][0].tobytes()] == (cut["game"][0], cut["z"][0])

@@ -13,7 +13,9 @@ positions where the match games are decided is a stronger teacher at a cost this
 A position is taken once (the distinct games' positions after the opening, by stone count).
 `--from-targets FILE` searches again the positions of an earlier targets file (rebuilt from their
 input planes, with their results and games) ahead of the matches' new ones: a newer net's search
-relabels the old positions without the match files that gave them.
+relabels the old positions without the match files that gave them. `--budget-s` stops the search
+when the time is up and keeps the positions done (on a lent machine whose call has a time limit);
+`--shuffle SEED` searches the positions in a random order, so that those done are a fair sample.
 """
 from __future__ import annotations
 
@@ -140,13 +142,13 @@ def _init(model: str) -> None:
     _player = MCTSPlayer(model=model, threads=1)
 
 
-def _work(job: tuple["tuple[Move, ...] | Stones", float]) -> tuple[np.ndarray, np.ndarray, float]:
-    position, seconds = job
+def _work(job: tuple[int, "tuple[Move, ...] | Stones", float]) -> tuple[int, np.ndarray, np.ndarray, float]:
+    i, position, seconds = job
     board = _board(position)
     planes = np.zeros((FEATURE_PLANES, board.size, board.size), np.float32)
     board.planes(planes)
     policy, value = search_target(_player, board, seconds)
-    return planes.astype(np.uint8), policy, value
+    return i, planes.astype(np.uint8), policy, value
 
 
 def _stones_key(position: "tuple[Move, ...] | Stones") -> tuple[frozenset, frozenset]:
@@ -157,27 +159,41 @@ def _stones_key(position: "tuple[Move, ...] | Stones") -> tuple[frozenset, froze
 
 
 def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], openings: str,
-          workers: int, earlier: list[Job] = ()) -> dict[str, np.ndarray]:
+          workers: int, earlier: list[Job] = (), budget_s: float | None = None,
+          shuffle: int | None = None) -> dict[str, np.ndarray]:
     """The targets of the `earlier` positions and of every new one `positions_of` picks (after
-    the earlier ones' games), searched on `workers` processes."""
+    the earlier ones' games), searched on `workers` processes; in a random order (seeded by
+    `shuffle`) when asked, and only those done within `budget_s` seconds when given."""
+    t0 = time.monotonic()
     earlier = list(earlier)
     first = max((g for g, _, _ in earlier), default=-1) + 1
     known = {_stones_key(position) for _, position, _ in earlier}
     picked = earlier + [(g + first, m, z) for g, m, z in positions_of(games, stones, openings)
                         if _stones_key(m) not in known]
+    if shuffle is not None:
+        picked = [picked[i] for i in np.random.default_rng(shuffle).permutation(len(picked))]
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
-    jobs = [(moves, ms / 1000) for _, moves, _ in picked]
+    jobs = [(i, moves, ms / 1000) for i, (_, moves, _) in enumerate(picked)]
+    done: dict[int, tuple] = {}
     with mp.get_context("spawn").Pool(workers, initializer=_init, initargs=(model,)) as pool:
-        results = []
-        for i, r in enumerate(pool.imap(_work, jobs, chunksize=4)):
-            results.append(r)
-            if (i + 1) % 500 == 0:
-                log.info("%d / %d", i + 1, len(jobs))
-    return {"planes": np.stack([r[0] for r in results]), "policy": np.stack([r[1] for r in results]),
-            "value": np.array([r[2] for r in results], np.float32),
-            "z": np.array([z for _, _, z in picked], np.float32),
-            "game": np.array([g for g, _, _ in picked], np.int64)}
+        # unordered, so that a budget's end keeps every finished position, not a prefix
+        for i, *r in pool.imap_unordered(_work, jobs, chunksize=1):
+            done[i] = r
+            if len(done) % 500 == 0:
+                log.info("%d / %d", len(done), len(jobs))
+            if budget_s is not None and time.monotonic() - t0 > budget_s:
+                log.info("budget of %.0f s spent: %d of %d positions searched", budget_s, len(done), len(jobs))
+                pool.terminate()
+                break
+    if not done:
+        raise RuntimeError("no position was searched within the budget")
+    order = sorted(done)
+    kept = [picked[i] for i in order]
+    return {"planes": np.stack([done[i][0] for i in order]), "policy": np.stack([done[i][1] for i in order]),
+            "value": np.array([done[i][2] for i in order], np.float32),
+            "z": np.array([z for _, _, z in kept], np.float32),
+            "game": np.array([g for g, _, _ in kept], np.int64)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--openings", choices=["all", "varied", "standard"], default="all",
                     help="the games: from varied (longer) openings, standard ones, or all (default)")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="stop after this many seconds, keeping the positions searched so far")
+    ap.add_argument("--shuffle", type=int, default=None, metavar="SEED",
+                    help="search the positions in a random order (seeded)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     lo, hi = (int(s) for s in args.stones.split("-"))
@@ -210,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             earlier += positions_of_targets({k: f[k] for k in ("planes", "z", "game")},
                                             max((g for g, _, _ in earlier), default=-1) + 1)
     data = build(load_results(matches) if matches else [], model, args.ms, (lo, hi), args.openings,
-                 args.workers or mp.cpu_count(), earlier)
+                 args.workers or mp.cpu_count(), earlier, args.budget_s, args.shuffle)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)
