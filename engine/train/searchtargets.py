@@ -184,10 +184,9 @@ def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], ope
                 log.info("%d / %d", len(done), len(jobs))
             if budget_s is not None and time.monotonic() - t0 > budget_s:
                 log.info("budget of %.0f s spent: %d of %d positions searched", budget_s, len(done), len(jobs))
-                pool.terminate()
-                break
+                break  # leaving the pool's block terminates the workers and their unfinished searches
     if not done:
-        raise RuntimeError("no position was searched within the budget")
+        raise RuntimeError("no position searched: none picked, or the budget ran out first")
     order = sorted(done)
     kept = [picked[i] for i in order]
     return {"planes": np.stack([done[i][0] for i in order]), "policy": np.stack([done[i][1] for i in order]),
