@@ -1,6 +1,7 @@
 """The engine's search and the alphabeta baseline at 1 s a move on one core, side by side: MCTS
-playouts and alpha-beta nodes (with the depth reached) on make bench-search's positions, so that a
-match's score on one machine can be set beside another's (both engines get faster together).
+playouts a second and alpha-beta nodes in the time (with the depth reached) on make
+bench-search's positions, so that a match's score on one machine can be set beside another's
+(both engines get faster together).
 
     python scripts/speed_pair.py [--model models/pbrain-renju-v3-int8.onnx] [--seconds 1.0] [--repeats 3]
 """
