@@ -37,6 +37,26 @@ def our_positions(games: list[dict], count: int) -> list[list[tuple[int, int]]]:
     return found[:: max(1, len(found) // count)][:count]
 
 
+def timed_search(evaluator, board: Board, seconds: float, config=None):
+    """A fresh search of `seconds` without the early stop, as in a match with a turn limit only:
+    its move, the search, and its checks of the leading move as (kind, result, budget ran out,
+    seconds): the df-pn and UTSS calls with a budget over 100 ms (the tree's own proofs have less)."""
+    mcts = MCTS(evaluator, config)
+    solve, checks = mcts.prover.solve, []
+
+    def timed(b, kind, **kw):
+        t = time.monotonic()
+        proof = solve(b, kind, **kw)
+        if kind in ("dfpn", "utss") and kw.get("budget_ms", 0) > 100:
+            checks.append((kind, proof.result, proof.aborted, time.monotonic() - t))
+        return proof
+
+    mcts.prover.solve = timed
+    start = time.monotonic()
+    move = mcts.search(board, start + seconds, seconds, early_stop=False)
+    return move, mcts, checks
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results")
@@ -52,22 +72,14 @@ def main() -> None:
     calls: dict[str, list[tuple[str, bool, float]]] = collections.defaultdict(list)
     playouts = spent = 0.0
     positions = our_positions(games, args.positions)
+    config = search_config(args.search) if args.search else None
     for moves in positions:
-        mcts = MCTS(evaluator, search_config(args.search) if args.search else None)
-        solve = mcts.prover.solve
-
-        def timed(board, kind, _solve=solve, **kw):
-            t = time.monotonic()
-            proof = _solve(board, kind, **kw)
-            if kind in ("dfpn", "utss") and kw.get("budget_ms", 0) > 100:
-                calls[kind].append((proof.result, proof.aborted, time.monotonic() - t))
-            return proof
-
-        mcts.prover.solve = timed
         t0 = time.monotonic()
-        mcts.search(Board.from_moves(moves), t0 + args.seconds, args.seconds, early_stop=False)
+        _, mcts, checks = timed_search(evaluator, Board.from_moves(moves), args.seconds, config)
         spent += time.monotonic() - t0
         playouts += mcts.info.playouts
+        for kind, result, aborted, seconds in checks:
+            calls[kind].append((result, aborted, seconds))
     print(f"{len(positions)} positions, {spent:.1f} s, {playouts:.0f} playouts")
     for kind, rows in calls.items():
         total = sum(r[2] for r in rows)

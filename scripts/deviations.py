@@ -2,7 +2,7 @@
 a fresh search makes of each such move: for every game whose result changed and where our engine
 played differently first, the position at that move searched `--repeats` times at each budget,
 with the move picked, whether the first run's move is proven lost, the playouts, and the time the
-checks of the leading move took (the prover's calls of 100 ms or more).
+checks of the leading move took (check_split.timed_search).
 
     .venv/bin/python scripts/deviations.py matches/s25-v3-15/results.json matches/s28-v3x2-15/results.json \
         --model models/pbrain-renju-v3-int8.onnx --budgets 0.89,1.84
@@ -15,33 +15,15 @@ import argparse
 import collections
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from check_split import timed_search  # noqa: E402  (beside this script)
+
 from engine.board import Board  # noqa: E402
 from engine.match.compare import followed_engine, game_moves, points  # noqa: E402
 from engine.net.onnx_eval import load_evaluator  # noqa: E402
-from engine.search.mcts import MCTS  # noqa: E402
-
-
-def search(evaluator, board: Board, seconds: float) -> tuple[tuple[int, int], MCTS, float]:
-    """The move of a fresh search, the search, and the seconds its long prover calls took."""
-    mcts = MCTS(evaluator)
-    solve, spent = mcts.prover.solve, [0.0]
-
-    def timed(b, kind, **kw):
-        t = time.monotonic()
-        result = solve(b, kind, **kw)
-        if kw.get("budget_ms", 0) >= 100:
-            spent[0] += time.monotonic() - t
-        return result
-
-    mcts.prover.solve = timed
-    start = time.monotonic()
-    move = mcts.search(board, start + seconds, seconds, early_stop=False)
-    return move, mcts, spent[0]
 
 
 def main() -> None:
@@ -71,13 +53,13 @@ def main() -> None:
             picks: collections.Counter = collections.Counter()
             refuted = playouts = checks = 0.0
             for _ in range(args.repeats):
-                move, mcts, spent = search(evaluator, board, seconds)
+                move, mcts, calls = timed_search(evaluator, board, seconds)
                 picks[move] += 1
                 root = mcts.root
                 if ma[k] in root.moves:  # a child won for its mover is a move proven lost for us
                     refuted += int(root.cp[root.moves.index(ma[k])] == 1)
                 playouts += mcts.info.playouts / args.repeats
-                checks += spent / args.repeats
+                checks += sum(c[3] for c in calls) / args.repeats
             print(f"  {seconds:.2f} s: picks {dict(picks)}; first run's move proven lost {refuted:.0f}/{args.repeats}; "
                   f"playouts {playouts:.0f}; checks {checks:.2f} s", flush=True)
 
