@@ -28,6 +28,7 @@ def main() -> None:
     evaluator, message = load_evaluator(args.model)
     if message:
         raise SystemExit(message)
+    print(f"{args.model} on {getattr(evaluator, 'device', 'cpu')}", flush=True)
     for name, moves in POSITIONS.items():
         board = Board.from_moves(parse_points(moves))
         playouts, nodes, depths = [], [], []
