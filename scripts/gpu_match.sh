@@ -5,7 +5,9 @@
 # share of the cores and they run side by side, stopped at the budget so that the call's time limit
 # never loses the games already played (each game's record is written when it ends).
 #
-#   scripts/gpu_match.sh BUDGET_S OUT_DIR NAME MODEL SEED...
+#   [ODDS=F] scripts/gpu_match.sh BUDGET_S OUT_DIR NAME MODEL SEED...
+#
+# ODDS=F gives NAME F times alphabeta's time a move (the match's --odds).
 #
 # Writes OUT_DIR/cpu.txt (lscpu) and OUT_DIR/NAME-SEED.tar.gz per seed: the match folder (games/,
 # and results.json/results.txt when the match finished) and its log. A match cut by the budget
@@ -20,11 +22,13 @@ cores=$(lscpu -p=CORE,SOCKET | grep -v '^#' | sort -u | wc -l)
 per=$(((cores - 1) / $#))
 ((per >= 1)) || per=1
 echo "physical cores $cores, $# matches of concurrency $per"
+odds=()
+[[ -n "${ODDS:-}" ]] && odds=(--odds "$name=$ODDS")
 work=$(mktemp -d)
 for seed in "$@"; do
     timeout "$budget" python3 -m engine.match --engine "$name=python3 -m engine --model $PWD/$model" \
         --engine alphabeta --games 100 --tc 1000 --rule renju --openings renju26 --concurrency "$per" \
-        --seed "$seed" --out "$work/$name-$seed" >"$work/$name-$seed.log" 2>&1 &
+        --seed "$seed" "${odds[@]}" --out "$work/$name-$seed" >"$work/$name-$seed.log" 2>&1 &
 done
 wait || true
 for seed in "$@"; do
