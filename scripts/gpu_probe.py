@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 
+from engine.board import FEATURE_PLANES
 from engine.memory import rss_bytes
 
 
@@ -42,14 +43,14 @@ def main() -> None:
                 continue
             made = time.monotonic() - t
             name = s.get_inputs()[0].name
-            x = (np.random.rand(8, 7, 15, 15) > 0.7).astype(np.float32)
+            x = (np.random.rand(8, FEATURE_PLANES, 15, 15) > 0.7).astype(np.float32)
             t = time.monotonic()
             s.run(None, {name: x})
             first = time.monotonic() - t
             print(f"{path} {opts or 'default algo search'}: providers {s.get_providers()}, session {made:.2f} s, "
                   f"first run {first:.2f} s, rss {mb()}")
             for b in (1, 8, 16, 64):
-                x = (np.random.rand(b, 7, 15, 15) > 0.7).astype(np.float32)
+                x = (np.random.rand(b, FEATURE_PLANES, 15, 15) > 0.7).astype(np.float32)
                 t = time.monotonic()
                 s.run(None, {name: x})
                 shape_first = time.monotonic() - t
