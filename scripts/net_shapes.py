@@ -1,8 +1,8 @@
 """Candidate net shapes against the shipped one (32 channels, 3 full residual blocks): onnxruntime's
-time per position at batch 8 on one core, float and int8 (engine.train.quantize's recipe), with
-random weights (the time does not depend on them). Depthwise-separable and inverted-residual
-blocks do a fraction of the multiply-adds; whether onnxruntime turns that into time is what this
-measures.
+time per position at batch 8 on one core, float and int8 (engine.train.quantize's recipe), for
+engine.train.model's net with other blocks in place of its own, with random weights (the time does
+not depend on them). Depthwise-separable and inverted-residual blocks do a fraction of the
+multiply-adds; whether onnxruntime turns that into time is what this measures.
 
     python scripts/net_shapes.py [NAME...]        # models written to $TMPDIR/net_shapes
 """
@@ -18,19 +18,9 @@ import torch
 import torch.nn as nn
 
 from engine.board import FEATURE_PLANES
+from engine.train.config import NetConfig
+from engine.train.model import PolicyValueNet
 from engine.train.quantize import quantize, sample_positions
-
-
-class Full(nn.Module):
-    """The shipped net's block: two full 3x3 convolutions."""
-
-    def __init__(self, c: int) -> None:
-        super().__init__()
-        self.c1, self.b1 = nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c)
-        self.c2, self.b2 = nn.Conv2d(c, c, 3, padding=1, bias=False), nn.BatchNorm2d(c)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.relu(x + self.b2(self.c2(torch.relu(self.b1(self.c1(x))))))
 
 
 class Separable(nn.Module):
@@ -60,30 +50,24 @@ class InvertedResidual(nn.Module):
         return x + self.b2(self.p(torch.relu(self.b1(self.d(torch.relu(self.b0(self.e(x))))))))
 
 
-class Net(nn.Module):
-    """engine.train.model.PolicyValueNet's stem and heads around the given blocks."""
-
-    def __init__(self, c: int, blocks: list[nn.Module]) -> None:
-        super().__init__()
-        self.stem = nn.Sequential(nn.Conv2d(FEATURE_PLANES, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
-        self.blocks = nn.Sequential(*blocks)
-        self.policy = nn.Conv2d(c, 1, 1)
-        self.value_fc = nn.Sequential(nn.Linear(2 * c, 32), nn.ReLU(), nn.Linear(32, 1), nn.Tanh())
-
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.blocks(self.stem(x))
-        pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)
-        return self.policy(h).flatten(1), self.value_fc(pooled).squeeze(1)
+def net(channels: int, blocks: list[nn.Module] | int) -> PolicyValueNet:
+    """The engine's net (engine.train.model) with `channels`; an int keeps its own full residual
+    blocks, a list puts those blocks in their place (the stem and heads stay as shipped)."""
+    if isinstance(blocks, int):
+        return PolicyValueNet(NetConfig(channels=channels, blocks=blocks))
+    model = PolicyValueNet(NetConfig(channels=channels, blocks=0))
+    model.blocks = nn.Sequential(*blocks)
+    return model
 
 
 SHAPES = {
-    "full32x3": lambda: Net(32, [Full(32) for _ in range(3)]),  # the shipped shape
-    "full32x2": lambda: Net(32, [Full(32) for _ in range(2)]),
-    "full24x3": lambda: Net(24, [Full(24) for _ in range(3)]),
-    "sep32x6": lambda: Net(32, [Separable(32) for _ in range(6)]),
-    "sep48x4": lambda: Net(48, [Separable(48) for _ in range(4)]),
-    "ir32x6": lambda: Net(32, [InvertedResidual(32, 2) for _ in range(6)]),
-    "ir32x4e3": lambda: Net(32, [InvertedResidual(32, 3) for _ in range(4)]),
+    "full32x3": lambda: net(32, 3),  # the shipped shape
+    "full32x2": lambda: net(32, 2),
+    "full24x3": lambda: net(24, 3),
+    "sep32x6": lambda: net(32, [Separable(32) for _ in range(6)]),
+    "sep48x4": lambda: net(48, [Separable(48) for _ in range(4)]),
+    "ir32x6": lambda: net(32, [InvertedResidual(32, 2) for _ in range(6)]),
+    "ir32x4e3": lambda: net(32, [InvertedResidual(32, 3) for _ in range(4)]),
 }
 
 
@@ -109,17 +93,17 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     for name in sys.argv[1:] or list(SHAPES):
         torch.manual_seed(0)
-        net = SHAPES[name]().eval()
-        for m in net.modules():  # BatchNorm statistics away from the identity, as in a trained net
+        model = SHAPES[name]().eval()
+        for m in model.modules():  # BatchNorm statistics away from the identity, as in a trained net
             if isinstance(m, nn.BatchNorm2d):
                 m.running_mean.uniform_(-0.1, 0.1)
                 m.running_var.uniform_(0.5, 1.5)
         float_path, int8_path = out / f"{name}.onnx", out / f"{name}-int8.onnx"
-        torch.onnx.export(net, torch.zeros(2, FEATURE_PLANES, 15, 15), str(float_path), input_names=["planes"],
+        torch.onnx.export(model, torch.zeros(2, FEATURE_PLANES, 15, 15), str(float_path), input_names=["planes"],
                           output_names=["policy", "value"], opset_version=17, dynamo=False,
                           dynamic_axes={"planes": {0: "batch"}, "policy": {0: "batch"}, "value": {0: "batch"}})
         quantize(float_path, int8_path, calibration)
-        params = sum(p.numel() for p in net.parameters())
+        params = sum(p.numel() for p in model.parameters())
         print(f"{name}: {params} parameters; float {per_position_us(float_path, calibration[:8]):.0f} us a position, "
               f"int8 {per_position_us(int8_path, calibration[:8]):.0f} us", flush=True)
 
