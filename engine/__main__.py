@@ -58,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="ONNX model for the search player, or 'heuristic' (default: the shipped model)")
     ap.add_argument("--search", default=None, metavar="KEY=VALUE,...",
                     help="search settings for tuning matches, e.g. verify_ms=400,c_puct=2 (see MCTSConfig)")
+    ap.add_argument("--book", default=None,
+                    help="opening book for the search player, or 'none' (default: the shipped book)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
     args = ap.parse_args(argv)
     out = protocol_stdout()
@@ -69,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     logs.setup(args.log_level)
     try:
-        player = make_player(args.player, model=args.model, search=args.search)
+        player = make_player(args.player, model=args.model, search=args.search, book=args.book)
     except ValueError as e:
         ap.error(str(e))
     session = Session(player, startup=startup_seconds(), on_folder=logs.add_folder)

@@ -32,12 +32,14 @@ def search_config(text: str) -> MCTSConfig:
     return cfg
 
 
-def make_player(name: str, model: str | None = None, search: str | None = None) -> Player:
+def make_player(name: str, model: str | None = None, search: str | None = None, book: str | None = None) -> Player:
     """The player called `name`; `model` (an ONNX file, or `heuristic` for the heuristic
-    evaluator) and `search` (MCTSConfig overrides, "key=value,...") are for the search player only."""
+    evaluator), `search` (MCTSConfig overrides, "key=value,...") and `book` (a book file, or `none`)
+    are for the search player only."""
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}")
-    if name == "mcts" and (model is not None or search):
+    if name == "mcts":  # the engine itself: the shipped book unless told otherwise
         chosen = "shipped" if model is None else None if model in ("none", "heuristic") else model
-        return MCTSPlayer(model=chosen, config=search_config(search) if search else None)
+        return MCTSPlayer(model=chosen, config=search_config(search) if search else None,
+                          book="shipped" if book is None else None if book == "none" else book)
     return PLAYERS[name]()

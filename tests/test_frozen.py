@@ -61,3 +61,21 @@ def test_frozen_engine_passes_the_zip_checks(tmp_path):
                 assert list(move) in check["protocol_xy"]
             else:
                 assert list(move) not in check["protocol_xy"]
+
+
+def test_frozen_engine_plays_from_its_bundled_book(tmp_path):
+    from engine.book import shipped_book
+    from engine.match.openings import renju26
+
+    if shipped_book() is None:
+        pytest.skip("no opening book in models/")
+    opening = renju26()[0]  # the book's roots are the standard openings: each is in it
+    lines = [f"{x},{y},{1 if i % 2 == 1 else 2}" for i, (x, y) in enumerate(opening)]  # the engine is white
+    with EngineProcess([str(Path(EXE).resolve())], cwd=tmp_path) as engine:
+        assert engine.ask("START 15") == "OK"
+        engine.send("INFO rule 4", "INFO timeout_turn 5000", "BOARD", *lines, "DONE")
+        replies = [engine.reply(skip_messages=False)]
+        while replies[-1].startswith("MESSAGE"):
+            replies.append(engine.reply(skip_messages=False))
+        assert f"MESSAGE book {replies[-1]}" in replies
+        assert Board.from_moves(opening).is_legal(*(int(v) for v in replies[-1].split(",")))

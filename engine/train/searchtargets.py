@@ -119,17 +119,25 @@ def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_
     return policy, float(np.clip(sums[open_].sum() / total, -1.0, 1.0))
 
 
-def search_target(player, board: Board, seconds: float) -> tuple[np.ndarray, float]:
-    """The search's policy over the board's points and its value for the side to move, after
-    `seconds` of search from a fresh tree (`root_targets`)."""
+def searched_root(player, board: Board, seconds: float) -> tuple[Move, np.ndarray, float, int]:
+    """The move chosen after `seconds` of search from a fresh tree, the search's policy over the
+    board's points and its value for the side to move (`root_targets`), and its root's visits."""
     from engine.players import Limits
 
     player.new_game()
     t = time.monotonic()
     move = player.ranked(board, Limits(deadline=t + seconds, optimum=seconds, bankable=False))[0][0]
     root = player.mcts.root
-    return root_targets(root.moves, root.N.astype(np.float64), root.W.astype(np.float64), root.cp,
-                        root.proven, move, board.size)
+    policy, value = root_targets(root.moves, root.N.astype(np.float64), root.W.astype(np.float64), root.cp,
+                                 root.proven, move, board.size)
+    return move, policy, value, int(root.N.sum())
+
+
+def search_target(player, board: Board, seconds: float) -> tuple[np.ndarray, float]:
+    """The search's policy over the board's points and its value for the side to move, after
+    `seconds` of search from a fresh tree (`root_targets`)."""
+    _, policy, value, _ = searched_root(player, board, seconds)
+    return policy, value
 
 
 _player = None

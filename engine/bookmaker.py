@@ -1,0 +1,182 @@
+"""Makes the opening book (engine.book): long searches of the positions a game from a set of openings
+is most likely to reach, best first, on worker processes.
+
+From each opening two trees grow, one for the engine moving first and one for it answering. Where
+the engine is to move, only the move its long search chose follows; where its opponent is, each
+reply the search gave at least `min_share` of its visits follows (the `max_replies` most visited),
+with the chance of being played taken as its visit share to the power `spread`, normalised (below 1
+spreads the chances over more replies: opponents play moves other than ours). A position's reach is
+the product of those chances along its line; the most likely unsearched position goes next, until
+`positions` have been searched. Every searched position becomes an entry, whichever tree reached
+it, so the book serves both colours. A build can be stopped and resumed: the file is rewritten as
+entries come in, and entries already in it are not searched again.
+
+    python -m engine.bookmaker --out models/book-renju.json.gz --ms 3000 --positions 2400
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import itertools
+import logging
+import multiprocessing as mp
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import book as bk
+from engine.board import Board, Move, Rule
+from engine.match import openings as op
+
+log = logging.getLogger("pbrain.book")
+
+
+@dataclass(frozen=True)
+class Grow:
+    """How the trees grow (module docstring)."""
+
+    min_share: float = 0.05
+    max_replies: int = 4
+    spread: float = 0.5
+    max_stones: int = 40
+
+
+def children(board: Board, entry: bk.Entry, k: int, ours: bool, reach: float, grow: Grow) -> list[tuple[float, Move]]:
+    """The moves that follow a searched position in a tree, with the reach of the positions they
+    make: the chosen move where the tree's engine is to move, else the opponent's likely replies."""
+    if ours:
+        return [(reach, bk.to_board(entry.move, k, board.size))]
+    likely = [(i, s) for i, s in entry.replies if s >= grow.min_share][:grow.max_replies]
+    weights = [s ** grow.spread for _, s in likely]
+    total = sum(weights)
+    return [(reach * w / total, bk.to_board(i, k, board.size)) for (i, _), w in zip(likely, weights)]
+
+
+_player = None
+
+
+def _init(model: str | None) -> None:
+    global _player
+    from engine.search.player import MCTSPlayer
+
+    # no book: each search must be the engine's own, not an earlier entry played back
+    _player = MCTSPlayer(model=model or "shipped", threads=1, book=None)
+
+
+def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> tuple[tuple[Move, ...], bk.Entry]:
+    """A long search of the position after `moves`, as an entry in the frame of its key."""
+    from engine.train.searchtargets import searched_root
+
+    board = Board.from_moves(moves, size, rule)
+    key = bk.position_key(board)
+    assert key is not None
+    k = key[1]
+    move, policy, value, visits = searched_root(_player, board, seconds)
+    order = sorted((i for i in range(len(policy)) if policy[i] > 0), key=lambda i: -policy[i])
+    # rounded as the file keeps them, so that an entry is the same before and after a save
+    replies = [(bk.to_image((i % size, i // size), k, size), round(float(policy[i]), 4)) for i in order[:8]]
+    return moves, bk.Entry(bk.to_image(move, k, size), round(value, 4), visits, replies)
+
+
+def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int, workers: int,
+          out: Path | None, grow: Grow = Grow(), model: str | None = None, save_every: int = 20) -> bk.Book:
+    """Adds up to `positions` searched entries to `book`, the most likely positions of the trees
+    from `lines` (openings) first; rewrites `out` as it goes."""
+    rule, size = book.rule, book.size
+    tie = itertools.count()
+    frontier: list[tuple[float, int, tuple[Move, ...], bool]] = []  # (-reach, tie, moves, ours to move)
+    for line in lines:
+        for ours in (True, False):
+            heapq.heappush(frontier, (-1.0, next(tie), tuple(line), ours))
+    expanded: set[tuple[str, bool]] = set()
+    pending: dict[str, list[tuple[float, tuple[Move, ...], bool]]] = {}  # key -> the nodes waiting on its search
+    added, t0 = 0, time.monotonic()
+
+    def expand(reach: float, moves: tuple[Move, ...], ours: bool, entry: bk.Entry) -> None:
+        board = Board.from_moves(moves, size, rule)
+        key, k = bk.position_key(board)
+        if (key, ours) in expanded or abs(entry.value) >= 1.0 or len(moves) >= grow.max_stones:
+            return  # a proven position needs no book beyond its move: the search proves it again
+        expanded.add((key, ours))
+        for r, move in children(board, entry, k, ours, reach, grow):
+            board.play(*move)
+            if not board.game_over:
+                heapq.heappush(frontier, (-r, next(tie), moves + (move,), not ours))
+            board.undo()
+
+    with ProcessPoolExecutor(workers, mp.get_context("spawn"), initializer=_init, initargs=(model,)) as pool:
+        running: dict = {}
+        while frontier or running:
+            while frontier and len(running) < workers:
+                neg, _, moves, ours = heapq.heappop(frontier)
+                key, _ = bk.position_key(Board.from_moves(moves, size, rule))
+                if key in book.entries:  # searched before (this run or an earlier one)
+                    expand(-neg, moves, ours, book.entries[key])
+                elif key in pending:
+                    pending[key].append((-neg, moves, ours))
+                elif added + len(running) < positions:
+                    pending[key] = [(-neg, moves, ours)]
+                    running[pool.submit(_search, moves, rule, size, seconds)] = key
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                key = running.pop(future)
+                _, entry = future.result()
+                book.entries[key] = entry
+                added += 1
+                for reach, moves, ours in pending.pop(key):
+                    expand(reach, moves, ours, entry)
+                if out is not None and added % save_every == 0:
+                    book.save(out)
+                    log.info("%d positions searched (%d in the book), %.0f s; next reach %.4f", added,
+                             len(book), time.monotonic() - t0, -frontier[0][0] if frontier else 0.0)
+    if out is not None:
+        book.save(out)
+    return book
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engine.bookmaker", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, type=Path, help="the book file (added to when it exists)")
+    ap.add_argument("--openings", default="renju26", help="renju26, balanced or a file of openings")
+    ap.add_argument("--rule", default="renju")
+    ap.add_argument("--model", default=None, help="the net the searches run (default: the shipped one)")
+    ap.add_argument("--ms", type=float, default=3000.0, help="search time per position")
+    ap.add_argument("--positions", type=int, default=100, help="positions to search in this run")
+    ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
+    ap.add_argument("--min-share", type=float, default=Grow.min_share)
+    ap.add_argument("--max-replies", type=int, default=Grow.max_replies)
+    ap.add_argument("--spread", type=float, default=Grow.spread)
+    ap.add_argument("--max-stones", type=int, default=Grow.max_stones)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    rule = Rule.parse(args.rule)
+    lines = op.renju26() if args.openings == "renju26" else op.load(args.openings)
+    if args.out.exists():
+        book = bk.load(args.out)
+        if book.rule != rule:
+            ap.error(f"{args.out} is a {book.rule.name.lower()} book")
+    else:
+        book = bk.Book(rule, 15)
+    for line in lines:
+        op.validate(line, book.size, rule)
+    from engine.search.player import shipped_model
+
+    model = args.model or shipped_model(gpu=False)
+    made = {"model": Path(model).name if model else "heuristic", "ms": args.ms, "openings": args.openings,
+            "grow": vars(Grow(args.min_share, args.max_replies, args.spread, args.max_stones)),
+            "made": time.strftime("%Y-%m-%d")}
+    book.about = {**book.about, **made, "runs": book.about.get("runs", 0) + 1}
+    t0 = time.time()
+    n0 = len(book)
+    build(book, lines, args.ms / 1000, args.positions, args.workers or mp.cpu_count(), args.out,
+          Grow(args.min_share, args.max_replies, args.spread, args.max_stones), model)
+    log.info("wrote %s: %d entries (%d new) in %.0f s", args.out, len(book), len(book) - n0, time.time() - t0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
