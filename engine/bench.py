@@ -14,6 +14,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from engine.board import Board, Color, Rule
@@ -144,11 +145,48 @@ def run(quick: bool) -> list[tuple[str, str, str]]:
     rows.append((f"alpha-beta baseline: nodes per second (20-stone positions, {ab_ms:.0f} ms each)",
                  f"{ab_nodes / (len(games) * ab_ms / 1e3) / 1e3:.0f} k (mean depth {ab_depth / len(games):.1f})", ""))
 
+    rows += book_rows(games)
+
     # Incremental update against a from-scratch recomputation.
     recompute = statistics.median(lib.rj_bench_recompute(g._b, rounds // 4 or 1) for g in games)
     rows.append(("from-scratch recomputation of all keys and codes", f"{recompute / 1e3:.1f} µs", ""))
     rows.append(("speed ratio: recomputation / one incremental update", f"{recompute / (play_undo / 2):.0f}x", ""))
     return rows
+
+
+def book_rows(games: list[Board]) -> list[tuple[str, str, str]]:
+    """The shipped opening book's load time (paid out of the first move's clock) and its lookup
+    time, at positions it holds and at the early positions of random games (mostly misses)."""
+    from engine import book as bk
+
+    path = bk.shipped_book()
+    if path is None:
+        return []
+    t = time.perf_counter()
+    book = bk.load(path)
+    load_ms = (time.perf_counter() - t) * 1e3
+    held = []
+    for key in list(book.entries)[:200]:
+        side, black, white = key.split("/")
+        stones = [[(int(i) % 15, int(i) // 15) for i in filter(None, part.split("."))] for part in (black, white)]
+        held.append(Board.from_stones(*stones, to_move=Color.BLACK if side == "b" else Color.WHITE))
+    early = []
+    for g in games:
+        position = g.copy()
+        while position.stone_count > 8:
+            position.undo()
+        early.append(position)
+
+    def per_lookup(boards: list[Board]) -> float:
+        t = time.perf_counter()
+        found = sum(book.move(b) is not None for b in boards)
+        return (time.perf_counter() - t) / len(boards) * 1e6, found
+
+    hit_us, hits = per_lookup(held)
+    miss_us, _ = per_lookup(early)
+    return [(f"opening book: load ({len(book)} entries, {path.stat().st_size / 1e3:.0f} kB)", f"{load_ms:.0f} ms", ""),
+            (f"opening book: lookup at positions it holds ({hits} of {len(held)} answered)", f"{hit_us:.0f} µs", ""),
+            ("opening book: lookup at 8-stone positions of random games", f"{miss_us:.0f} µs", "")]
 
 
 def section(start: str, end: str, title: str, command: str, rows: list[tuple[str, ...]], note: str = "") -> str:

@@ -166,14 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     from engine.search.player import shipped_model
 
     model = args.model or shipped_model(gpu=False)
-    made = {"model": Path(model).name if model else "heuristic", "ms": args.ms, "openings": args.openings,
-            "grow": vars(Grow(args.min_share, args.max_replies, args.spread, args.max_stones)),
-            "made": time.strftime("%Y-%m-%d")}
-    book.about = {**book.about, **made, "runs": book.about.get("runs", 0) + 1}
+    grow = Grow(args.min_share, args.max_replies, args.spread, args.max_stones)
+    run = {"model": Path(model).name if model else "heuristic", "ms": args.ms, "openings": args.openings,
+           "positions": args.positions, "grow": vars(grow), "made": time.strftime("%Y-%m-%d")}
+    book.about = {**book.about, "runs": list(book.about.get("runs", [])) + [run]}  # how each run grew it
     t0 = time.time()
     n0 = len(book)
-    build(book, lines, args.ms / 1000, args.positions, args.workers or mp.cpu_count(), args.out,
-          Grow(args.min_share, args.max_replies, args.spread, args.max_stones), model)
+    build(book, lines, args.ms / 1000, args.positions, args.workers or mp.cpu_count(), args.out, grow, model)
     log.info("wrote %s: %d entries (%d new) in %.0f s", args.out, len(book), len(book) - n0, time.time() - t0)
     return 0
 

@@ -161,3 +161,20 @@ def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path):
     more = build(book, [opening], 0.05, 3, 1, out, model=str(model))
     assert len(more) == 7  # three new ones; the first four were not searched again
     assert all(more.entries[key] == entry for key, entry in first.entries.items())
+
+
+def test_bookmaker_command_line_records_each_run(tmp_path):
+    from engine.bookmaker import main
+    from tests.test_evaluator import tiny_net
+
+    model = tmp_path / "tiny.onnx"
+    tiny_net(model)
+    openings = tmp_path / "openings.txt"
+    openings.write_text("h8 h9 j8\n")
+    out = tmp_path / "book.json.gz"
+    args = ["--out", str(out), "--openings", str(openings), "--model", str(model), "--ms", "50", "--workers", "1"]
+    assert main(args + ["--positions", "2"]) == 0
+    assert main(args + ["--positions", "3", "--max-replies", "2"]) == 0
+    book = bk.load(out)
+    assert len(book) == 5
+    assert [(r["positions"], r["grow"]["max_replies"]) for r in book.about["runs"]] == [(2, 4), (3, 2)]
