@@ -165,11 +165,7 @@ def book_rows(games: list[Board]) -> list[tuple[str, str, str]]:
     t = time.perf_counter()
     book = bk.load(path)
     load_ms = (time.perf_counter() - t) * 1e3
-    held = []
-    for key in list(book.entries)[:200]:
-        side, black, white = key.split("/")
-        stones = [[(int(i) % 15, int(i) // 15) for i in filter(None, part.split("."))] for part in (black, white)]
-        held.append(Board.from_stones(*stones, to_move=Color.BLACK if side == "b" else Color.WHITE))
+    held = [bk.board_of_key(key, book.size, book.rule) for key in list(book.entries)[:200]]
     early = []
     for g in games:
         position = g.copy()

@@ -52,6 +52,13 @@ def position_key(board: Board) -> tuple[str, int] | None:
     return f"{side}/{black}/{white}", best[1]
 
 
+def board_of_key(key: str, size: int = 15, rule: Rule = Rule.RENJU) -> Board:
+    """The position a key names (in its image's frame): the inverse of `position_key`."""
+    side, black, white = key.split("/")
+    stones = [[(int(i) % size, int(i) // size) for i in filter(None, part.split("."))] for part in (black, white)]
+    return Board.from_stones(*stones, to_move=Color.BLACK if side == "b" else Color.WHITE, size=size, rule=rule)
+
+
 def to_board(index: int, k: int, size: int) -> Move:
     """A point given as an index into symmetry k's image of the board, in the board's own frame."""
     onehot = np.zeros(size * size, np.uint8)
@@ -106,7 +113,7 @@ class Book:
             return None
         key, k = found
         move = to_board(self.entries[key].move, k, self.size)
-        if board[move] != Color.EMPTY or not board.is_legal(*move):
+        if not board.is_legal(*move):
             log.warning("book move %s is not legal in its position; searching instead", move)
             return None
         return move

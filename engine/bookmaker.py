@@ -65,7 +65,7 @@ def _init(model: str | None) -> None:
     _player = MCTSPlayer(model=model or "shipped", threads=1, book=None)
 
 
-def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> tuple[tuple[Move, ...], bk.Entry]:
+def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> bk.Entry:
     """A long search of the position after `moves`, as an entry in the frame of its key."""
     from engine.train.searchtargets import searched_root
 
@@ -77,7 +77,7 @@ def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> t
     order = sorted((i for i in range(len(policy)) if policy[i] > 0), key=lambda i: -policy[i])
     # rounded as the file keeps them, so that an entry is the same before and after a save
     replies = [(bk.to_image((i % size, i // size), k, size), round(float(policy[i]), 4)) for i in order[:8]]
-    return moves, bk.Entry(bk.to_image(move, k, size), round(value, 4), visits, replies)
+    return bk.Entry(bk.to_image(move, k, size), round(value, 4), visits, replies)
 
 
 def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int, workers: int,
@@ -91,12 +91,12 @@ def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int
         for ours in (True, False):
             heapq.heappush(frontier, (-1.0, next(tie), tuple(line), ours))
     expanded: set[tuple[str, bool]] = set()
-    pending: dict[str, list[tuple[float, tuple[Move, ...], bool]]] = {}  # key -> the nodes waiting on its search
+    # a tree node: (reach, moves, ours to move, its board, the symmetry to its key's image)
+    pending: dict[str, list[tuple]] = {}  # key -> the nodes waiting on its search
     added, t0 = 0, time.monotonic()
 
-    def expand(reach: float, moves: tuple[Move, ...], ours: bool, entry: bk.Entry) -> None:
-        board = Board.from_moves(moves, size, rule)
-        key, k = bk.position_key(board)
+    def expand(node: tuple, key: str, entry: bk.Entry) -> None:
+        reach, moves, ours, board, k = node
         if (key, ours) in expanded or abs(entry.value) >= 1.0 or len(moves) >= grow.max_stones:
             return  # a proven position needs no book beyond its move: the search proves it again
         expanded.add((key, ours))
@@ -111,24 +111,25 @@ def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int
         while frontier or running:
             while frontier and len(running) < workers:
                 neg, _, moves, ours = heapq.heappop(frontier)
-                key, _ = bk.position_key(Board.from_moves(moves, size, rule))
+                board = Board.from_moves(moves, size, rule)
+                key, k = bk.position_key(board)
+                node = (-neg, moves, ours, board, k)
                 if key in book.entries:  # searched before (this run or an earlier one)
-                    expand(-neg, moves, ours, book.entries[key])
+                    expand(node, key, book.entries[key])
                 elif key in pending:
-                    pending[key].append((-neg, moves, ours))
+                    pending[key].append(node)
                 elif added + len(running) < positions:
-                    pending[key] = [(-neg, moves, ours)]
+                    pending[key] = [node]
                     running[pool.submit(_search, moves, rule, size, seconds)] = key
             if not running:
                 break
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 key = running.pop(future)
-                _, entry = future.result()
-                book.entries[key] = entry
+                book.entries[key] = entry = future.result()
                 added += 1
-                for reach, moves, ours in pending.pop(key):
-                    expand(reach, moves, ours, entry)
+                for node in pending.pop(key):
+                    expand(node, key, entry)
                 if out is not None and added % save_every == 0:
                     book.save(out)
                     log.info("%d positions searched (%d in the book), %.0f s; next reach %.4f", added,

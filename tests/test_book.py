@@ -153,9 +153,8 @@ def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path):
     assert bk.position_key(root)[0] in book.entries  # reach 1: searched first
     first = bk.Book(entries=dict(book.entries))
     for key, entry in book.entries.items():  # each entry's move is legal in its position
-        side, black, white = key.split("/")
-        pts = [[(int(i) % 15, int(i) // 15) for i in filter(None, s.split("."))] for s in (black, white)]
-        position = Board.from_stones(*pts, to_move=Color.BLACK if side == "b" else Color.WHITE)
+        position = bk.board_of_key(key)
+        assert bk.position_key(position)[0] == key
         x, y = entry.move % 15, entry.move // 15
         assert position[x, y] == Color.EMPTY and position.is_legal(x, y)
     more = build(book, [opening], 0.05, 3, 1, out, model=str(model))
