@@ -41,6 +41,10 @@ class Grow:
     max_replies: int = 4
     spread: float = 0.5
     max_stones: int = 40
+    # The reach of the tree where the engine moves first from the opening, the tree where it answers
+    # having reach 1: above 1 spends the searches on the side that needs them (from the standard
+    # openings the engine loses as white, seldom as black).
+    mover_weight: float = 1.0
 
 
 def children(board: Board, entry: bk.Entry, k: int, ours: bool, reach: float, grow: Grow) -> list[tuple[float, Move]]:
@@ -89,7 +93,7 @@ def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int
     frontier: list[tuple[float, int, tuple[Move, ...], bool]] = []  # (-reach, tie, moves, ours to move)
     for line in lines:
         for ours in (True, False):
-            heapq.heappush(frontier, (-1.0, next(tie), tuple(line), ours))
+            heapq.heappush(frontier, (-(grow.mover_weight if ours else 1.0), next(tie), tuple(line), ours))
     expanded: set[tuple[str, bool]] = set()
     # a tree node: (reach, moves, ours to move, its board, the symmetry to its key's image)
     pending: dict[str, list[tuple]] = {}  # key -> the nodes waiting on its search
@@ -152,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-replies", type=int, default=Grow.max_replies)
     ap.add_argument("--spread", type=float, default=Grow.spread)
     ap.add_argument("--max-stones", type=int, default=Grow.max_stones)
+    ap.add_argument("--mover-weight", type=float, default=Grow.mover_weight,
+                    help="the reach of the tree where the engine moves first (the other: 1)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     rule = Rule.parse(args.rule)
@@ -167,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.search.player import shipped_model
 
     model = args.model or shipped_model(gpu=False)
-    grow = Grow(args.min_share, args.max_replies, args.spread, args.max_stones)
+    grow = Grow(args.min_share, args.max_replies, args.spread, args.max_stones, args.mover_weight)
     run = {"model": Path(model).name if model else "heuristic", "ms": args.ms, "openings": args.openings,
            "positions": args.positions, "grow": vars(grow), "made": time.strftime("%Y-%m-%d")}
     book.about = {**book.about, "runs": list(book.about.get("runs", [])) + [run]}  # how each run grew it

@@ -177,3 +177,23 @@ def test_bookmaker_command_line_records_each_run(tmp_path):
     book = bk.load(out)
     assert len(book) == 5
     assert [(r["positions"], r["grow"]["max_replies"]) for r in book.about["runs"]] == [(2, 4), (3, 2)]
+
+
+def test_mover_weight_spends_the_searches_on_one_tree(tmp_path):
+    from tests.test_evaluator import tiny_net
+
+    model = tmp_path / "tiny.onnx"
+    tiny_net(model)
+    opening = [(7, 7), (7, 8), (9, 7)]
+
+    def first_replies(weight: float) -> int:
+        """Entries one stone past the opening: the tree where the engine moves first has one there
+        (its chosen move), the tree where it answers one per likely reply."""
+        # spread 0: each reply as likely as another, so siblings come before a deeper line
+        grow = Grow(min_share=0.0, max_replies=8, spread=0.0, mover_weight=weight)
+        book = build(bk.Book(), [opening], 0.05, 6, 1, None, grow, model=str(model))
+        assert len(book) == 6
+        return sum(bk.board_of_key(key).stone_count == 4 for key in book.entries)
+
+    assert first_replies(1e6) == 1
+    assert first_replies(1e-6) >= 3
