@@ -163,7 +163,7 @@ def book_rows(games: list[Board]) -> list[tuple[str, str, str]]:
     if path is None:
         return []
     t = time.perf_counter()
-    book = bk.load(path)
+    book = bk.load(path, replies=False)  # as the engine loads it
     load_ms = (time.perf_counter() - t) * 1e3
     held = [bk.board_of_key(key, book.size, book.rule) for key in list(book.entries)[:200]]
     early = []

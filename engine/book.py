@@ -88,9 +88,9 @@ class Entry:
         return [self.move, round(self.value, 4), self.visits, [[i, round(s, 4)] for i, s in self.replies]]
 
     @classmethod
-    def from_json(cls, raw: list) -> Entry:
-        move, value, visits, replies = raw
-        return cls(int(move), float(value), int(visits), [(int(i), float(s)) for i, s in replies])
+    def from_json(cls, raw: list, replies: bool = True) -> Entry:
+        move, value, visits, weighed = raw
+        return cls(int(move), float(value), int(visits), [(int(i), float(s)) for i, s in weighed] if replies else [])
 
 
 @dataclass
@@ -127,8 +127,10 @@ class Book:
         tmp.replace(path)  # a build stopped mid-write leaves the previous book whole
 
 
-def load(path: str | Path) -> Book:
-    """A book file, or ValueError saying what is wrong with it."""
+def load(path: str | Path, replies: bool = True) -> Book:
+    """A book file, or ValueError saying what is wrong with it. replies=False leaves out the replies,
+    which only the bookmaker reads: reading them is most of the load time, which the engine pays at
+    start-up."""
     try:
         with gzip.open(path, "rt", encoding="ascii") as f:
             doc = json.load(f)
@@ -137,7 +139,7 @@ def load(path: str | Path) -> Book:
         size = int(doc["size"])
         book = Book(Rule.parse(doc["rule"]), size, about=dict(doc.get("about", {})))
         for key, raw in doc["entries"].items():
-            entry = Entry.from_json(raw)
+            entry = Entry.from_json(raw, replies)
             if not all(0 <= i < size * size for i in [entry.move] + [i for i, _ in entry.replies]):
                 raise ValueError(f"entry {key}: a point off the board")
             book.entries[str(key)] = entry

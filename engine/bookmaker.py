@@ -6,7 +6,8 @@ the engine is to move, only the move its long search chose follows; where its op
 reply the search gave at least `min_share` of its visits follows (the `max_replies` most visited),
 with the chance of being played taken as its visit share to the power `spread`, normalised (below 1
 spreads the chances over more replies: opponents play moves other than ours). A position's reach is
-the product of those chances along its line; the most likely unsearched position goes next, until
+the product of those chances along its line, times its tree's weight (`mover_weight` for the tree
+where the engine moves first, 1 for the other); the most likely unsearched position goes next, until
 `positions` have been searched. Every searched position becomes an entry, whichever tree reached
 it, so the book serves both colours. A build can be stopped and resumed: the file is rewritten as
 entries come in, and entries already in it are not searched again.

@@ -79,6 +79,8 @@ def test_save_and_load_keep_every_entry(tmp_path):
     book.save(tmp_path / "b.json.gz")
     again = bk.load(tmp_path / "b.json.gz")
     assert again.entries == book.entries and again.rule == Rule.RENJU and again.about == {"ms": 10}
+    lean = bk.load(tmp_path / "b.json.gz", replies=False)  # as the engine loads it
+    assert lean.entries == {"w/112/113": bk.Entry(96, -0.25, 1234, [])}
 
 
 @pytest.mark.parametrize("content", [b"not gzip at all", gzip.compress(b"{\"format\": 1"),

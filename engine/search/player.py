@@ -37,7 +37,7 @@ def load_book(book: str | None) -> tuple[opening_book.Book | None, str | None]:
     if path is None:
         return None, None
     try:
-        return opening_book.load(path), None
+        return opening_book.load(path, replies=False), None
     except ValueError as e:
         return None, f"no opening book: {e}"
 
