@@ -129,8 +129,7 @@ class Book:
 
 def load(path: str | Path, replies: bool = True) -> Book:
     """A book file, or ValueError saying what is wrong with it. replies=False leaves out the replies,
-    which only the bookmaker reads: reading them is most of the load time, which the engine pays at
-    start-up."""
+    which only the bookmaker reads: about a third of the load time, which the engine pays at start-up."""
     try:
         with gzip.open(path, "rt", encoding="ascii") as f:
             doc = json.load(f)
