@@ -305,6 +305,39 @@ def test_a_decided_search_still_verifies_its_move_before_stopping(monkeypatch):
     assert m.info.playouts == 64 and verified and verified[-1] == move
 
 
+def test_after_a_refuted_leader_the_next_check_waits_for_the_playouts(monkeypatch):
+    """verify_gap: the move checked after a refutation is one the tree has looked at since, not
+    the next in line at once (with verify_gap=0 it is checked at once)."""
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    for gap in (0.0, 0.5):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=0.0, verify_gap=gap, batch=1))
+        done = [0]
+        real_playouts = m._playouts
+
+        def counted(board, real=real_playouts, done=done):
+            n = real(board)
+            done[0] += n
+            return n
+
+        checks = []
+
+        def refute(board, root, i, seconds, m=m, done=done, checks=checks):  # each check finds a win
+            checks.append(done[0])
+            root.child(i).verified = True
+            if len(checks) <= 3:
+                lib.rj_tree_prove_child(m._tree, root.id, i, 1, -1, -1)
+
+        monkeypatch.setattr(m, "_playouts", counted)
+        monkeypatch.setattr(m, "_verify", refute)
+        m.search(b, time.monotonic() + 30, 30.0, max_playouts=3000, early_stop=False)
+        assert len(checks) >= 4
+        if gap == 0:
+            assert checks[1] == checks[0] and checks[2] == checks[0]  # one after another, no playouts between
+        else:
+            for before, after in zip(checks[:3], checks[1:4]):
+                assert after >= before + max(8, int(gap * before))
+
+
 def test_the_tree_frees_what_a_new_root_leaves_behind():
     b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
     m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0))

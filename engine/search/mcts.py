@@ -86,6 +86,11 @@ class MCTSConfig:
     unsettled_min_visits: int = 10  # an alternative needs this many visits to be preferred
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
     verify_after: float = 0.2  # of the move's time gone before the first check (or the search is decided)
+    # After a check proves a root move lost, the playouts go on until they have grown by this share
+    # before the next check (0: the next most visited move is checked at once). At once, the check
+    # goes to a move the tree has barely looked at - after a refuted leader, often one with 1-10% of
+    # the visits, or none - and a position under attack spends its checks on such moves one by one.
+    verify_gap: float = 0.0
     # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
     # move, a node expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
@@ -438,6 +443,7 @@ class MCTS:
         last_report, reported_best = t0, None
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
+        next_check = 0  # playouts before the next check may start (verify_gap)
         if report:
             report("REALTIME REFRESH")
         while True:
@@ -457,9 +463,11 @@ class MCTS:
             if len(n_root) <= 1 or (memory_bytes > 0 and self._outgrows(start_bytes, memory_bytes)):
                 break
             searched = now - t0 - verify_spent
-            decided = early_stop and playouts >= 64 and self._decided(n_root, playouts, searched, soft - now)
+            open_visits = np.where(root.cp > 0, 0.0, n_root) if self.cfg.verify_gap > 0 else n_root
+            decided = early_stop and playouts >= 64 and self._decided(open_visits, playouts, searched, soft - now)
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
-            if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided):
+            if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided) \
+                    and (playouts >= next_check or decided):
                 top = self._to_check(root)
                 child = root.children[top] if top >= 0 else None
                 if top >= 0 and not (child is not None and (child.verified or child.proven)):
@@ -468,6 +476,8 @@ class MCTS:
                     spent_verifying = time.monotonic() - now
                     verify_left -= spent_verifying
                     verify_spent += spent_verifying
+                    if self.cfg.verify_gap > 0 and root.cp[top] > 0:
+                        next_check = playouts + max(8, int(self.cfg.verify_gap * playouts))
                     continue
             if decided:
                 break
