@@ -35,11 +35,21 @@ def protocol_stdout() -> io.TextIOWrapper:
 ONEFILE_UNPACK_S = 0.7
 
 
+def queued_seconds(path: str = "/proc/self/schedstat") -> float:
+    """Time the main thread has spent runnable but waiting for a core (Linux's schedstat: CPU
+    time, run-queue wait, slices; nanoseconds); 0 where the platform does not say."""
+    try:
+        with open(path) as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def startup_seconds() -> float:
     """Loading time the first move's clock may already have paid (the referee freezes the engine
-    right after START): timeman.loading_charge of our clocks, plus the unpacking of a one-file
-    executable."""
-    spent = loading_charge(time.process_time(), _LOAD_CPU0 + time.monotonic() - _LOAD_T0)
+    right after START, before the interpreter has even started): timeman.loading_charge of our
+    clocks, plus the unpacking of a one-file executable."""
+    spent = loading_charge(time.process_time(), _LOAD_CPU0 + time.monotonic() - _LOAD_T0, queued_seconds())
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass and os.path.basename(meipass).startswith("_MEI"):
         spent += ONEFILE_UNPACK_S

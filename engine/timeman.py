@@ -21,14 +21,17 @@ MARGIN_SHARE = 0.05
 MATCH_SHARE_CAP = 0.25
 # Loading waits for the disk and for other processes, which CPU time does not show: seen here, a
 # first move of 1,037 ms at 1 s a move when four engines loaded at once (a match start). Wall time
-# shows it but also holds any suspension after START, so it counts up to this much more than CPU.
+# shows it but also holds any suspension after START, so it counts up to this much more than CPU
+# (and than the wait for a core, where the platform reports it: see loading_charge).
 LOAD_WAIT_S = 0.15
 
 
-def loading_charge(cpu: float, wall: float) -> float:
+def loading_charge(cpu: float, wall: float, queued: float = 0.0) -> float:
     """Seconds of loading that the first move's clock may have paid, from the CPU and wall time
-    spent so far: the wall time, but no more than the CPU time plus LOAD_WAIT_S."""
-    return max(cpu, min(wall, cpu + LOAD_WAIT_S))
+    spent so far and the time spent runnable but waiting for a core (`queued`: Linux reports it;
+    a frozen process is not runnable, so a suspension is not in it): the wall time, but no more
+    than the CPU time plus the queueing plus LOAD_WAIT_S."""
+    return max(cpu, min(wall, cpu + queued + LOAD_WAIT_S))
 
 
 @dataclass

@@ -82,3 +82,21 @@ def test_loading_counts_its_waits_but_not_a_suspension():
     assert loading_charge(cpu=0.30, wall=0.38) == pytest.approx(0.38)  # waited for the disk: all of it
     assert loading_charge(cpu=0.30, wall=30.0) == pytest.approx(0.30 + LOAD_WAIT_S)  # frozen after START
     assert loading_charge(cpu=0.30, wall=0.25) == pytest.approx(0.30)  # threads: CPU ran ahead of the wall
+
+
+def test_loading_counts_the_wait_for_a_core():
+    """Engines loading at once on too few cores wait in the run queue: that wait is on the first
+    move's clock (a frozen process is not queued, so a suspension still is not)."""
+    assert loading_charge(cpu=0.30, wall=30.0, queued=0.40) == pytest.approx(0.70 + LOAD_WAIT_S)
+    assert loading_charge(cpu=0.30, wall=0.50, queued=0.40) == pytest.approx(0.50)  # never past the wall
+
+
+def test_the_run_queue_wait_is_read_from_schedstat(tmp_path):
+    from engine.__main__ import queued_seconds
+
+    stat = tmp_path / "schedstat"
+    stat.write_text("62879699 403451000 22\n")
+    assert queued_seconds(str(stat)) == pytest.approx(0.403451)
+    stat.write_text("garbage\n")
+    assert queued_seconds(str(stat)) == 0.0
+    assert queued_seconds(str(tmp_path / "missing")) == 0.0
