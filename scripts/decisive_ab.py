@@ -18,14 +18,13 @@ import argparse
 import json
 import re
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.board import Board, Move  # noqa: E402
 from engine.match.compare import game_moves  # noqa: E402
-from engine.players import Limits  # noqa: E402
+from engine.match.losses import holds, search_again  # noqa: E402
 from engine.prover import Prover  # noqa: E402
 from engine.registry import search_config  # noqa: E402
 from engine.search.player import MCTSPlayer  # noqa: E402
@@ -65,13 +64,10 @@ def main() -> int:
     players = {s: MCTSPlayer(model=args.model, book=None, config=search_config(s)) for s in args.settings}
     judge, verdicts = Prover(), {}
 
-    def refuted(seq: list[Move], move: Move) -> bool:
+    def refuted(seq: list[Move], move: Move) -> bool:  # each (position, move) judged once: 2 s a time
         key = (tuple(seq), move)
         if key not in verdicts:
-            b = Board.from_moves(seq)
-            b.play(*move)
-            judge.clear()
-            verdicts[key] = judge.solve(b, "dfpn", max_depth=40, budget_ms=args.judge_ms).result == "win"
+            verdicts[key] = not holds(Board.from_moves(seq), move, judge, args.judge_ms)
         return verdicts[key]
 
     total = dict.fromkeys(args.settings, 0)
@@ -82,11 +78,7 @@ def main() -> int:
         for _ in range(args.reps):
             bad = {}
             for s in args.settings:
-                p = players[s]
-                p.new_game()
-                t = time.monotonic()
-                move = p.ranked(Board.from_moves(seq), Limits(deadline=t + args.seconds, optimum=args.seconds,
-                                                             bankable=False))[0][0]
+                move = search_again(Board.from_moves(seq), players[s], args.seconds)
                 bad[s] = refuted(seq, move)
                 total[s] += bad[s]
                 row.append(f"{s or 'defaults'}:{move[0]},{move[1]}{'X' if bad[s] else '.'}")

@@ -13,45 +13,42 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.enginepipe import PYTHON_ENGINE, EngineProcess  # noqa: E402
 
 OPENING = [(7, 7), (8, 8), (6, 6), (10, 10), (8, 12)]  # not in the book: the first move searches
 
 
 def one_round(command: list[str], engines: int) -> list[int]:
-    procs = [subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True, bufsize=1, start_new_session=True) for _ in range(engines)]
+    """Each engine's first-move time (ms) from its resume to its reply."""
+    procs = [EngineProcess(command, cwd=Path.cwd(), new_session=True) for _ in range(engines)]
     for p in procs:
-        p.stdin.write("START 15\nINFO timeout_turn 1000\nINFO timeout_match 180000\nINFO rule 4\n")
-        p.stdin.flush()
-        os.kill(p.pid, signal.SIGSTOP)
+        p.send("START 15", "INFO timeout_turn 1000", "INFO timeout_match 180000", "INFO rule 4")
+        os.killpg(p.proc.pid, signal.SIGSTOP)
     time.sleep(0.05)
-    board = "".join(f"{x},{y},{1 if (len(OPENING) - i) % 2 == 0 else 2}\n" for i, (x, y) in enumerate(OPENING))
-    started, times = {}, []
+    board = [f"{x},{y},{1 if (len(OPENING) - i) % 2 == 0 else 2}" for i, (x, y) in enumerate(OPENING)]
+    times: list[int] = []
 
-    def wait(p: subprocess.Popen) -> None:
-        for line in p.stdout:
-            if "," in line and not line.startswith(("MESSAGE", "DEBUG")):
-                break
-        times.append(round((time.monotonic() - started[p.pid]) * 1000))
+    def resume_and_wait(p: EngineProcess) -> None:  # one thread each: the replies' times must not queue
+        os.killpg(p.proc.pid, signal.SIGCONT)
+        t0 = time.monotonic()
+        p.send("INFO time_left 180000", "BOARD", *board, "DONE")
+        p.wait_move(t0 + 30)
+        times.append(round((time.monotonic() - t0) * 1000))
 
-    for p in procs:
-        os.kill(p.pid, signal.SIGCONT)
-        started[p.pid] = time.monotonic()
-        p.stdin.write("INFO time_left 180000\nBOARD\n" + board + "DONE\n")
-        p.stdin.flush()
-    waiters = [threading.Thread(target=wait, args=(p,)) for p in procs]
+    waiters = [threading.Thread(target=resume_and_wait, args=(p,)) for p in procs]
     for w in waiters:
         w.start()
     for w in waiters:
         w.join()
     for p in procs:
-        p.stdin.write("END\n")
-        p.stdin.flush()
-        p.wait(timeout=10)
+        p.close()
     return times
 
 
@@ -61,7 +58,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("options", nargs="*", help="engine options, after --")
     args = ap.parse_args()
-    command = [sys.executable, "-m", "engine", *args.options]
+    command = [*PYTHON_ENGINE, *args.options]
     times = [t for _ in range(args.rounds) for t in one_round(command, args.engines)]
     print(f"{args.engines} engines at once, {args.rounds} rounds: first moves {sorted(times)} ms, max {max(times)}")
     return 0

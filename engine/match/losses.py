@@ -73,25 +73,34 @@ def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule 
     return Loss(index, colour, len(seq), decisive, line, nodes, safe, candidates)
 
 
-def replay(game: dict, loss: Loss, player, seconds: list[float], prover: Prover, ms: float,
-           rule: Rule = Rule.RENJU, size: int = 15) -> list[tuple[float, Move, bool]]:
-    """The engine's move at the loss's decisive position after each of `seconds` of search, and
-    whether it holds: no df-pn win for the opponent in `ms` (lines of up to 40 plies)."""
+def search_again(board: Board, player, seconds: float) -> Move:
+    """The player's move at `board` after `seconds` of search from a fresh tree."""
     import time
 
     from engine.players import Limits
 
+    player.new_game()
+    t = time.monotonic()
+    return player.ranked(board, Limits(deadline=t + seconds, optimum=seconds, bankable=False))[0][0]
+
+
+def holds(board: Board, move: Move, prover: Prover, ms: float) -> bool:
+    """Does `move` hold: no df-pn win for the opponent after it in `ms` (lines of up to 40 plies)?"""
+    after = board.copy()
+    after.play(*move)
+    prover.clear()
+    return after.game_over or prover.solve(after, "dfpn", max_depth=40, budget_ms=ms).result != "win"
+
+
+def replay(game: dict, loss: Loss, player, seconds: list[float], prover: Prover, ms: float,
+           rule: Rule = Rule.RENJU, size: int = 15) -> list[tuple[float, Move, bool]]:
+    """The engine's move at the loss's decisive position after each of `seconds` of search, and
+    whether it holds (see holds)."""
     before = Board.from_moves(game_moves(game)[: loss.decisive], size=size, rule=rule)
     out = []
     for s in seconds:
-        player.new_game()
-        t = time.monotonic()
-        move = player.ranked(before, Limits(deadline=t + s, optimum=s, bankable=False))[0][0]
-        after = before.copy()
-        after.play(*move)
-        prover.clear()
-        holds = after.game_over or prover.solve(after, "dfpn", max_depth=40, budget_ms=ms).result != "win"
-        out.append((s, move, holds))
+        move = search_again(before, player, s)
+        out.append((s, move, holds(before, move, prover, ms)))
     return out
 
 

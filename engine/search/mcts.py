@@ -466,8 +466,9 @@ class MCTS:
             if len(n_root) <= 1 or (memory_bytes > 0 and self._outgrows(start_bytes, memory_bytes)):
                 break
             searched = now - t0 - verify_spent
-            open_visits = np.where(root.cp > 0, 0.0, n_root) if self.cfg.verify_gap > 0 else n_root
-            decided = early_stop and playouts >= 64 and self._decided(open_visits, playouts, searched, soft - now)
+            # proven-lost moves cannot be played, so they do not count towards a decided search
+            decided = early_stop and playouts >= 64 and self._decided(np.where(root.cp > 0, 0.0, n_root), playouts,
+                                                                       searched, soft - now)
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided) \
                     and (playouts >= next_check or decided):
