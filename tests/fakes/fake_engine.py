@@ -9,16 +9,44 @@
   forbidden  as black in Renju, plays a forbidden point when there is one (else like good)
   memory     holds 300 MB, then answers like good
   slow=MS    sleeps MS milliseconds, then answers like good
+
+Only "forbidden" imports the engine's board (it needs the Renju rules): the others keep a bare
+grid, so that they start in tens of milliseconds. The referee charges start-up to the first move,
+and the engine's imports (numpy, cffi) can take most of a 700 ms first move on a loaded CI machine.
 """
 import sys
 import time
 
-sys.path.insert(0, sys.argv[2] if len(sys.argv) > 2 else ".")
-from engine.board import Board, Color, Rule  # noqa: E402
-
 mode = sys.argv[1]
+
+
+class Grid:
+    """Stones in move order on a size x size board; black moves first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.moves: list[tuple[int, int]] = []
+
+    def play(self, x: int, y: int) -> None:
+        self.moves.append((x, y))
+
+    def legal_moves(self) -> list[tuple[int, int]]:
+        taken = set(self.moves)
+        return [(x, y) for y in range(self.size) for x in range(self.size) if (x, y) not in taken]
+
+
+if mode == "forbidden":
+    sys.path.insert(0, sys.argv[2] if len(sys.argv) > 2 else ".")
+    from engine.board import Board, Color, Rule  # noqa: E402
+
+    def make_board(size, gomocup_rule):
+        return Board(size, Rule.from_gomocup(gomocup_rule))
+else:
+    def make_board(size, gomocup_rule):
+        return Grid(size)
+
 board = None
-rule = Rule.FREESTYLE
+rule_bits = 0
 ballast = None
 
 
@@ -67,11 +95,11 @@ for raw in lines:
     cmd = raw.strip().split(" ", 1)
     word = cmd[0].upper()
     if word == "START":
-        board = Board(int(cmd[1]), rule)
+        board = make_board(int(cmd[1]), rule_bits)
         out("OK")
     elif word == "INFO" and len(cmd) > 1 and cmd[1].lower().startswith("rule"):
-        rule = Rule.from_gomocup(int(cmd[1].split()[1]))
-        board = Board(board.size if board else 15, rule)
+        rule_bits = int(cmd[1].split()[1])
+        board = make_board(board.size if board else 15, rule_bits)
     elif word == "BOARD":
         stones = []
         for data in lines:
@@ -79,7 +107,7 @@ for raw in lines:
                 break
             x, y, f = (int(v) for v in data.strip().split(","))
             stones.append((x, y, f))
-        board = Board(board.size, rule)
+        board = make_board(board.size, rule_bits)
         for x, y, _ in stones:
             board.play(x, y)
         answer()
