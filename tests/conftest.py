@@ -2,9 +2,15 @@
 notices, in tests/data/vectors)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# The suite runs in two workers on two cores: a worker's torch must not start a thread per core
+# as well, or the engine processes that the timing tests start wait for a core (set before any
+# test imports torch, which reads it once).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "tests" / "data" / "vectors"
