@@ -228,3 +228,21 @@ def test_the_move_played_is_a_disproved_one_when_the_leader_is_not():
     m.cfg.avoid_unsettled = max(q[order[0]] - q[order[1]], 0.0) / 2
     if q[order[0]] - q[order[1]] > 1e-3:  # a margin below the gap keeps the leader
         assert m._best(root) == first
+
+
+def test_a_prover_that_kept_its_move_lists_proves_as_a_fresh_one():
+    """df-pn keeps each node's moves for the rest of its proof (prover.c's move cache); a later
+    proof, here with other threat depths and line lengths, must not take the earlier one's lists:
+    one prover cleared between proofs finds the same results, lines and node counts as a new
+    prover for each."""
+    kept = Prover(tt_bits=18)
+    boards = list(refutations().values())[:6]
+    settings = [(depth, cap) for depth in (3, 1, 0) for cap in (CAP, 21)]
+    for board in boards:
+        for threat_depth, cap in settings:
+            kept.clear()
+            again = kept.solve(board, "dfpn", max_depth=cap, budget_nodes=150_000, threat_depth=threat_depth)
+            fresh = Prover(tt_bits=18).solve(board, "dfpn", max_depth=cap, budget_nodes=150_000,
+                                             threat_depth=threat_depth)
+            assert (again.result, again.line, again.nodes) == (fresh.result, fresh.line, fresh.nodes), \
+                (threat_depth, cap, board)

@@ -30,10 +30,28 @@ struct tt_entry {
 
 struct search;
 
+/* df-pn's move lists by position, for the nodes it enters again: proof-number search returns to
+ * the same open nodes many times over, and a node's moves (the attacker's threats, with the quiet
+ * ones found by trying each for a VCF; the defences against a quiet move's VCF) cost far more
+ * than the node itself. Valid within one proof (`gen`) and for nodes on the same side of the
+ * fukumi ply, so a list is the one dfpn_moves would make; a list longer than MC_MOVES is not kept.
+ * 2^16 entries of 104 bytes (6.8 MB); docs/benchmarks.md (thirty-fourth session) has the gain. */
+#define MC_BITS 16
+#define MC_MOVES 44
+struct mc_entry {
+    uint64_t key;
+    uint32_t gen;
+    uint8_t n;
+    uint8_t fukumi; /* made at a ply that adds fukumi moves to the attacker's (dfpn_moves) */
+    int16_t pos[MC_MOVES];
+};
+
 struct rj_prover {
     int bits;
     struct tt_entry *tt;
     struct search *scratch; /* one search state, reused: it is large (the PV table) */
+    struct mc_entry *mc;
+    uint32_t gen;
 };
 
 struct search {
@@ -47,6 +65,8 @@ struct search {
     int exact;        /* tell draws from unknowns: no stop at a node's first holding move */
     int max_ply; /* df-pn: the deepest ply a line may reach */
     uint64_t salt; /* df-pn: the proof's key namespace */
+    struct mc_entry *mc; /* df-pn: the move lists of this proof's nodes (those with s->gen) */
+    uint32_t gen;
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];
 };
@@ -66,9 +86,12 @@ rj_prover *rj_prover_new(int tt_bits)
     p->bits = tt_bits;
     p->tt = calloc((size_t)1 << tt_bits, sizeof *p->tt);
     p->scratch = malloc(sizeof *p->scratch);
-    if (!p->tt || !p->scratch) {
+    p->mc = calloc((size_t)1 << MC_BITS, sizeof *p->mc);
+    p->gen = 0;
+    if (!p->tt || !p->scratch || !p->mc) {
         free(p->tt);
         free(p->scratch);
+        free(p->mc);
         free(p);
         return NULL;
     }
@@ -80,6 +103,7 @@ void rj_prover_free(rj_prover *p)
     if (p) {
         free(p->tt);
         free(p->scratch);
+        free(p->mc);
         free(p);
     }
 }
@@ -91,7 +115,8 @@ void rj_prover_clear(rj_prover *p)
 
 size_t rj_prover_memory(const rj_prover *p)
 {
-    return sizeof *p + sizeof *p->scratch + ((size_t)1 << p->bits) * sizeof *p->tt;
+    return sizeof *p + sizeof *p->scratch + ((size_t)1 << p->bits) * sizeof *p->tt +
+           ((size_t)1 << MC_BITS) * sizeof *p->mc;
 }
 
 static int out_of_budget(struct search *s)
@@ -677,7 +702,24 @@ static void dfpn_mid(struct search *s, int attacker, int ply, uint32_t thpn, uin
         return;
     }
     rj_list moves;
-    int settled = dfpn_moves(s, attacker, ply, &moves);
+    struct mc_entry *cached = &s->mc[key & (((uint64_t)1 << MC_BITS) - 1)];
+    int settled = 0;
+    /* the list is the position's, but the depth limit is the path's: at the limit the node is
+     * settled as dfpn_moves settles it, never expanded past it from a list made nearer the root */
+    const uint8_t fukumi = ply <= DFPN_FUKUMI_PLIES;
+    if (ply < s->max_ply && cached->key == key && cached->gen == s->gen && cached->fukumi == fukumi) {
+        moves.n = cached->n;
+        memcpy(moves.pos, cached->pos, (size_t)cached->n * sizeof moves.pos[0]);
+    } else {
+        settled = dfpn_moves(s, attacker, ply, &moves);
+        if (!settled && !s->aborted && moves.n <= MC_MOVES) {
+            cached->key = key;
+            cached->gen = s->gen;
+            cached->n = (uint8_t)moves.n;
+            cached->fukumi = fukumi;
+            memcpy(cached->pos, moves.pos, (size_t)moves.n * sizeof moves.pos[0]);
+        }
+    }
     if (s->aborted) {
         dfpn_lookup(s, key, out_pn, out_dn);
         return;
@@ -894,6 +936,12 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         const int attacker = b->to_move;
         uint32_t pn, dn;
         s->salt = dfpn_salt(b, attacker);
+        s->mc = p->mc;
+        s->gen = ++p->gen;
+        if (s->gen == 0) { /* wrapped: no list may pass for this proof's */
+            memset(p->mc, 0, ((size_t)1 << MC_BITS) * sizeof *p->mc);
+            s->gen = p->gen = 1;
+        }
         s->max_ply = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 16 ? RJ_MAX_LINE_PLIES - 16 : max_depth;
         dfpn_mid(s, attacker, 0, PN_INF, PN_INF, &pn, &dn);
         int aborted = s->aborted;
