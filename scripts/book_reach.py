@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import book as bk  # noqa: E402
 from engine.board import Board  # noqa: E402
+from engine.match.compare import game_moves, points  # noqa: E402
 
 
 def main() -> int:
@@ -37,16 +38,16 @@ def main() -> int:
         for g in json.loads(Path(path).read_text()):
             if args.engine not in (g["black"], g["white"]):
                 continue
-            moves = json.loads(g["moves"]) if isinstance(g["moves"], str) else g["moves"]
-            seq = [tuple(m) for m in g["opening"]]
+            opening = len(g["opening"])
+            seq = game_moves(g)
+            board = Board.from_moves(seq[:opening])
             black = g["black"] == args.engine
             hits, last, booked = 0, 0, False
-            for x, y, *_ in moves:
-                board = Board.from_moves(seq)
-                if (len(seq) % 2 == 0) == black:  # our move
+            for x, y in seq[opening:]:
+                if (board.stone_count % 2 == 0) == black:  # our move
                     booked = book.move(board) is not None
                     hits += booked
-                    last = len(seq) + 1 if booked else last
+                    last = board.stone_count + 1 if booked else last
                 elif booked:  # the opponent answers a book move
                     found = bk.position_key(board)
                     entry = book.entries.get(found[0]) if found else None
@@ -56,11 +57,10 @@ def main() -> int:
                         weighed = [i for i, _ in entry.replies]
                         at = bk.to_image((x, y), found[1], board.size)
                         ranks[weighed.index(at) + 1 if at in weighed else 0] += 1
-                seq.append((x, y))
+                board.play(x, y)
             per_game[hits] += 1
-            me = "black" if black else "white"
-            scores[hits > 0].append(1.0 if g["winner"] == me else 0.5 if g["winner"] is None else 0.0)
-            if len(g["opening"]) == 3 and last:
+            scores[hits > 0].append(points(g, args.engine))
+            if opening == 3 and last:
                 depth[last] += 1
         shown = {k: f"{len(v)} games, {100 * sum(v) / len(v):.1f}%" for k, v in scores.items() if v}
         print(f"{path}: book moves a game {sorted(per_game.items())}; "
