@@ -46,7 +46,7 @@ smoke: build
 	PBRAIN_EXE=dist/pbrain-renju $(PY) -m pytest -q tests/test_frozen.py
 
 bench: install
-	$(PY) -m engine.bench --write docs/benchmarks.md
+	$(PY) -m engine.bench.core --write docs/benchmarks.md
 
 # The README's main job: a short match of pbrain-renju against a baseline, refereed like Gomocup.
 ENGINE   ?= pbrain-renju
@@ -70,15 +70,15 @@ ablate: install
 
 # The threat-space prover: nodes per second, solve rates on the self-play VCF set, puzzles.
 bench-prover: install
-	$(PY) -m engine.bench_prover --write docs/benchmarks.md
+	$(PY) -m engine.bench.prover --write docs/benchmarks.md
 
 # MCTS playouts per second and where the time goes (heuristic evaluator until a model ships).
 bench-search: install
-	$(PY) -m engine.bench_search --write docs/benchmarks.md
+	$(PY) -m engine.bench.search --write docs/benchmarks.md
 
 # The engine as a manager sees it: sizes, cold starts, memory, time per move (several minutes).
 bench-protocol: build build-onedir
-	$(PY) -m engine.bench_protocol --write docs/benchmarks.md
+	$(PY) -m engine.bench.protocol --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info engine/_native.* .pytest_cache .hypothesis

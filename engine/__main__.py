@@ -11,7 +11,7 @@ import time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from engine.timeman import loading_charge
+from engine.protocol.timeman import loading_charge
 
 # When loading started, on both clocks (the interpreter's own start is in the CPU reading).
 _LOAD_T0 = time.monotonic()
@@ -59,7 +59,7 @@ def startup_seconds() -> float:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["solve"]:  # `python -m engine solve ...`: a prover on the command line
-        from engine.solve import main as solve_main
+        from engine.prover.solve import main as solve_main
 
         return solve_main(argv[1:])
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
@@ -74,10 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     out = protocol_stdout()
 
-    from engine import logs
+    from engine.players.registry import make_player
+    from engine.protocol import logs
     from engine.protocol.loop import serve
     from engine.protocol.session import Session
-    from engine.registry import make_player
 
     logs.setup(args.log_level)
     try:

@@ -32,6 +32,6 @@ def engine_sized_process(request, monkeypatch):
     that has imported torch (the training tests) holds ~300 MB the engine never would. Tests marked
     `real_rss` see the real figure."""
     if "real_rss" not in request.keywords:
-        from engine import memory
+        from engine.protocol import memory
 
         monkeypatch.setattr(memory, "rss_bytes", lambda: ENGINE_RSS)

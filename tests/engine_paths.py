@@ -1,3 +1,3 @@
-from engine.enginepipe import ROOT
+from engine.match.enginepipe import ROOT
 
 __all__ = ["ROOT"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.board import Board, Move
-from engine.enginepipe import PROTOCOL_LINE
+from engine.match.enginepipe import PROTOCOL_LINE
 from engine.players import Limits, Player
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "data" / "transcripts"

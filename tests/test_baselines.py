@@ -8,7 +8,7 @@ import pytest
 
 from engine.board import Board, Color, Rule
 from engine.players import Limits
-from engine.registry import PLAYERS, make_player
+from engine.players.registry import PLAYERS, make_player
 
 BASELINES = ["random", "greedy", "alphabeta", "uct"]
 

@@ -1,7 +1,7 @@
 """The benchmark pipeline (not the speed: figures are recorded by `make bench`, never asserted)."""
 from __future__ import annotations
 
-from engine import bench
+from engine.bench import core as bench
 
 
 def test_bench_writes_its_section_once(tmp_path):

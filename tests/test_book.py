@@ -10,15 +10,15 @@ import pytest
 
 from engine import book as bk
 from engine.board import Board, Color, Foul, Rule
-from engine.bookmaker import Grow, build, children
+from engine.board.symmetry import transform
+from engine.book.make import Grow, build, children
 from engine.protocol.session import Session
 from engine.search.player import MCTSPlayer, load_book
-from engine.symmetry import transform
 from tests.randomgames import random_game
 
 
 def turned(point, k, size=15):
-    """A point under symmetry k, through the array form the net's planes use (engine.symmetry)."""
+    """A point under symmetry k, through the array form the net's planes use (engine.board.symmetry)."""
     grid = np.zeros((size, size), np.uint8)
     grid[point[1], point[0]] = 1
     y, x = np.unravel_index(int(np.argmax(np.ascontiguousarray(transform(grid, k)))), (size, size))
@@ -169,7 +169,7 @@ def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path):
 
 
 def test_bookmaker_command_line_records_each_run(tmp_path):
-    from engine.bookmaker import main
+    from engine.book.make import main
     from tests.test_evaluator import tiny_net
 
     model = tmp_path / "tiny.onnx"

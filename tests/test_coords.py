@@ -1,6 +1,6 @@
 import pytest
 
-from engine.coords import format_point, parse_point, parse_points
+from engine.board.coords import format_point, parse_point, parse_points
 from engine.native import BoardError
 
 

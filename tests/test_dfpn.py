@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, Color, Result, Rule
-from engine.coords import parse_points
+from engine.board.coords import parse_points
 from engine.net.evaluator import HeuristicEvaluator
 from engine.prover import Proof, Prover
 from engine.search.mcts import MCTS, MCTSConfig

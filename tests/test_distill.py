@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from engine.board import FEATURE_PLANES, Board, Rule  # noqa: E402
-from engine.symmetry import transform  # noqa: E402
+from engine.board.symmetry import transform  # noqa: E402
 from engine.train import distill  # noqa: E402
 from engine.train.buffer import ReplayBuffer  # noqa: E402
 from engine.train.config import NetConfig  # noqa: E402

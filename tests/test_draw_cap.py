@@ -27,7 +27,7 @@ def test_the_cap_is_gomocups_renju_rule_unless_set():
 
 def long_vcf_positions() -> list[Board]:
     """Positions whose side to move wins by a VCF but by none of two fours or fewer."""
-    from engine.bench_prover import board_of, load
+    from engine.bench.prover import board_of, load
 
     out = []
     for rec in load():

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from engine.board import Board, Color, Rule
-from engine.coords import parse_points
-from engine.enginepipe import EngineProcess
+from engine.board.coords import parse_points
+from engine.match.enginepipe import EngineProcess
 from tests.conftest import VECTORS
 
 EXE = os.environ.get("PBRAIN_EXE")

@@ -13,9 +13,9 @@ from engine.board import Color, Rule
 from engine.match import openings as op
 from engine.match.__main__ import engine_spec, main, schedule
 from engine.match.arena import EngineSpec, MatchConfig, play_game
-from engine.match.records import psq, text
 from engine.match.stats import Tally, elo, elo_interval, expected_score, ratings, sprt, sprt_llr
 from engine.prover import Prover
+from engine.records.text import psq, text
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE = ROOT / "tests" / "fakes" / "fake_engine.py"
@@ -223,7 +223,7 @@ def test_a_replayed_decisive_move_is_searched_again_and_judged_by_dfpn():
     """The same loss replayed with the search (heuristic evaluator): it blocks the three, and the
     block holds; the move actually played does not."""
     from engine.match.losses import analyse_game, replay
-    from engine.registry import make_player
+    from engine.players.registry import make_player
 
     moves = [(0, 0), (5, 5), (0, 2), (6, 5), (0, 4), (7, 5), (14, 14), (8, 5), (0, 6), (9, 5)]
     game = {"black": "me", "white": "them", "opening": [list(m) for m in moves[:1]],

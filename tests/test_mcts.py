@@ -157,7 +157,7 @@ def test_a_long_vcf_at_the_root_is_played_at_once():
     """Positions with a VCF of six fours or more, longer than the in-tree UTSS depth, are proven at
     the root (by its UTSS, which may find a shorter win through a quiet move, or by the root's deep
     VCF) and the proof's first move is played."""
-    from engine.bench_prover import board_of, load
+    from engine.bench.prover import board_of, load
     from engine.prover import Prover
 
     long = [r for r in load() if r["vcf_moves"] >= 6][:5]

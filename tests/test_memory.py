@@ -1,6 +1,6 @@
 import pytest
 
-from engine import memory
+from engine.protocol import memory
 from engine.protocol.session import DEFAULT_MAX_MEMORY, Session
 from tests.protocol_helpers import CentrePlayer
 

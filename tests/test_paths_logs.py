@@ -1,7 +1,8 @@
 import logging
 import logging.handlers
 
-from engine import logs, paths
+from engine import paths
+from engine.protocol import logs
 
 
 def test_models_dir_in_source_tree():

@@ -9,8 +9,8 @@ import pytest
 
 from engine.board import Board, Color, Foul, Rule
 from engine.players import Limits, PatternPlayer
+from engine.players.registry import make_player
 from engine.protocol.session import Session, side_balance
-from engine.registry import make_player
 
 
 def limits() -> Limits:
@@ -152,7 +152,7 @@ def test_first_move_pays_for_startup():
 
 
 def test_make_player_model_choices(tmp_path):
-    from engine.registry import make_player
+    from engine.players.registry import make_player
 
     assert make_player("mcts", model="heuristic").mcts.ev.name == "heuristic"
     missing = make_player("mcts", model=str(tmp_path / "nope.onnx"))
@@ -173,7 +173,7 @@ def test_the_shipped_model_is_the_newest_net_and_its_int8_twin_on_a_cpu(tmp_path
 
 
 def test_search_settings_from_the_command_line():
-    from engine.registry import make_player, search_config
+    from engine.players.registry import make_player, search_config
 
     cfg = search_config("verify_ms=400, verify_share=0.4,utss=false,batch=4")
     assert cfg.verify_ms == 400.0 and cfg.verify_share == 0.4 and cfg.utss is False and cfg.batch == 4

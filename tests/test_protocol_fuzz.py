@@ -9,7 +9,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.enginepipe import EngineProcess
+from engine.match.enginepipe import EngineProcess
 from engine.players import PatternPlayer
 from engine.protocol.loop import serve
 from engine.protocol.session import Session

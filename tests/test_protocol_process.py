@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine.board import Board, Color, Result, Rule
-from engine.coords import parse_points
-from engine.enginepipe import PYTHON_ENGINE, EngineProcess
+from engine.board.coords import parse_points
+from engine.match.enginepipe import PYTHON_ENGINE, EngineProcess
 from tests.conftest import VECTORS
 
 

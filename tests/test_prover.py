@@ -190,8 +190,8 @@ def test_utss_settles_the_same_wins_and_losses_as_the_exact_search(rule):
 def test_utss_agrees_with_the_exact_search_on_the_searchs_own_calls():
     """Positions the search itself put to the prover in match games (tests/data/utss_calls.jsonl):
     at 5 plies the fast UTSS proves exactly the wins and losses the exact search proves."""
-    from engine.bench_prover import UTSS_CALLS, load
-    from engine.coords import parse_points
+    from engine.bench.prover import UTSS_CALLS, load
+    from engine.board.coords import parse_points
 
     calls = [c for c in load(UTSS_CALLS) if c["max_depth"] == 5][:150]
     assert len(calls) == 150

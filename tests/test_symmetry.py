@@ -7,9 +7,9 @@ import time
 import numpy as np
 
 from engine.board import Board, Rule
+from engine.board.symmetry import INVERSE, transform, untransform
 from engine.net.evaluator import Evaluator
 from engine.search.mcts import MCTS, MCTSConfig
-from engine.symmetry import INVERSE, transform, untransform
 
 N = 15
 

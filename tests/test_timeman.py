@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timeman import (
+from engine.protocol.timeman import (
     LOAD_WAIT_S,
     MARGIN_S,
     MARGIN_SHARE,
@@ -69,7 +69,7 @@ def test_moves_to_go_shrinks_but_not_below_ten():
 
 
 def test_time_is_bankable_only_with_a_match_clock():
-    from engine.timeman import UNLIMITED_MS, TimeControl, bankable
+    from engine.protocol.timeman import UNLIMITED_MS, TimeControl, bankable
 
     assert not bankable(TimeControl(timeout_turn=1000))
     assert not bankable(TimeControl(timeout_turn=1000, timeout_match=0))

@@ -290,7 +290,7 @@ def test_selfplay_can_start_from_a_set_of_openings(tmp_path):
 def test_games_against_a_baseline_record_its_moves_and_our_visits(seed, colour):
     """The baseline plays its colour (by the seed's parity); its positions carry its move as a
     one-hot target, ours the search's visits; the game is legal and ends with a result."""
-    from engine.baselines import GreedyPlayer
+    from engine.players.baselines import GreedyPlayer
 
     class Recorder(GreedyPlayer):
         def __init__(self):

@@ -2,7 +2,7 @@
 solved again within a node budget, every line replayed to the attacker's five."""
 from __future__ import annotations
 
-from engine.bench_prover import attacking_moves, board_of, load
+from engine.bench.prover import attacking_moves, board_of, load
 from engine.board import Color, Result
 from engine.prover import Prover
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engine.board import Board, Color, Foul, Pattern, Result, Rule
-from engine.coords import parse_points
+from engine.board.coords import parse_points
 
 KIND = {"legal": Foul.NONE, "double_three": Foul.DOUBLE_THREE, "double_four": Foul.DOUBLE_FOUR,
         "overline": Foul.OVERLINE}

@@ -22,12 +22,12 @@ from pathlib import Path
 from engine.board import Color, Rule
 from engine.match import openings as op
 from engine.match.arena import EngineSpec, GameRecord, MatchConfig, play_game
-from engine.match.records import save
 from engine.match.stats import Tally, elo_interval, ratings, sprt
+from engine.records.text import save
 
 
 def engine_spec(text: str) -> EngineSpec:
-    from engine.registry import PLAYERS
+    from engine.players.registry import PLAYERS
 
     first = text.split(" ", 1)[0]
     name, command = (text.split("=", 1) if "=" in first else ("", text))

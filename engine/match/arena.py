@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.board import Board, Color, Foul, Move, Result, Rule
-from engine.enginepipe import EngineProcess
+from engine.match.enginepipe import EngineProcess
 
 UNLIMITED_MS = 2_147_483_647
 

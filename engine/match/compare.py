@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 
+from engine.records.results import game_moves, points  # noqa: F401 (re-exported for the tools)
+
 BASELINES = {"random", "greedy", "alphabeta", "uct"}
 
 
@@ -34,21 +36,6 @@ class Paired:
         if n == 0:
             return 1.0
         return min(1.0, 2 * sum(comb(n, i) for i in range(k + 1)) / 2 ** n)
-
-
-def points(game: dict, engine: str) -> float:
-    """The engine's points in one game record: 1 a win, 0.5 a draw, 0 a loss."""
-    if engine not in (game["black"], game["white"]):
-        raise ValueError(f"{engine!r} did not play game {game['black']} vs {game['white']}")
-    winner = game.get("winner")
-    if winner not in ("black", "white"):
-        return 0.5
-    return 1.0 if game[winner] == engine else 0.0
-
-
-def game_moves(game: dict) -> list[tuple[int, int]]:
-    """The opening's stones then the moves, as (x, y)."""
-    return [tuple(m[:2]) for m in game["opening"]] + [tuple(m[:2]) for m in game["moves"]]
 
 
 def _colour(game: dict, engine: str) -> str:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.board import Board, Move, Rule
-from engine.coords import format_point
-from engine.match.compare import game_moves
+from engine.board.coords import format_point
 from engine.prover import Prover
+from engine.records.results import game_moves
 
 
 @dataclass
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds = [float(x) for x in args.replay.split(",") if x.strip()]
     player = None
     if seconds:
-        from engine.registry import make_player
+        from engine.players.registry import make_player
 
         player = make_player("mcts", model=args.model, search=args.search)
     saved, replayed = {s: 0 for s in seconds}, 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.board import Board, Move, Rule
-from engine.coords import parse_points
+from engine.board.coords import parse_points
 
 DATA = Path(__file__).resolve().parent / "data"
 SHIPPED = {"renju26": DATA / "renju26.txt", "balanced": DATA / "balanced.txt"}

@@ -13,12 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import __version__, memory, paths
+from engine import __version__, paths
+from engine.protocol import memory
 from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
 from engine.players import Limits, Player
 from engine.protocol.commands import ProtocolError, parse_int64, parse_xy, parse_xyf, split_command
-from engine.timeman import TimeControl, bankable, budget
+from engine.protocol.timeman import TimeControl, bankable, budget
 
 log = logging.getLogger("pbrain.session")
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Move, Rule
+from engine.board.symmetry import transform, untransform
 from engine.native import ffi, lib
 from engine.net.evaluator import PATTERN_SCALE, Evaluator
 from engine.prover import Prover
-from engine.symmetry import transform, untransform
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
 

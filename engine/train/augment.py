@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.symmetry import transform
+from engine.board.symmetry import transform
 
 
 def augment(planes: np.ndarray, policy: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

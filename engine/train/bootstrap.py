@@ -28,7 +28,7 @@ EXPLORE_UNTIL = 16  # stones
 
 
 def teacher_game(args: tuple[SelfPlayConfig, int, int]) -> GameRecord:
-    from engine.baselines import AlphaBetaPlayer
+    from engine.players.baselines import AlphaBetaPlayer
 
     cfg, seed, ms = args
     rng = np.random.default_rng(seed)

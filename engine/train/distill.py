@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from engine.board import FEATURE_VERSION
-from engine.symmetry import outputs_in_each
+from engine.board.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.config import NetConfig

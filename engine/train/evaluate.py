@@ -8,7 +8,7 @@ import time
 from engine.board import Board, Color, Result
 from engine.match import openings
 from engine.players import Limits, Player
-from engine.registry import make_player
+from engine.players.registry import make_player
 from engine.search.player import MCTSPlayer
 
 

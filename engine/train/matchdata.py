@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from engine.board import FEATURE_PLANES, Board, Color, Rule
-from engine.match.compare import game_moves
+from engine.records.results import game_moves
 from engine.train.buffer import ReplayBuffer
 from engine.train.selfplay import one_hot
 

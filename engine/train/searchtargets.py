@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
-from engine.match.compare import game_moves
+from engine.records.results import game_moves
 from engine.train.matchdata import distinct_games, load_results
 
 log = logging.getLogger("pbrain.train")

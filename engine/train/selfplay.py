@@ -217,7 +217,7 @@ def worker_game(args: tuple) -> GameRecord:
     name = args[2] if len(args) > 2 else ""
     assert _EVALUATOR is not None
     if name and name not in _OPPONENTS:
-        from engine.registry import make_player
+        from engine.players.registry import make_player
 
         _OPPONENTS[name] = make_player(name)
     return play_game(_EVALUATOR, cfg, seed, _OPPONENTS.get(name))

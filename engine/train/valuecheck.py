@@ -109,7 +109,7 @@ def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: 
     """The net on every position in each of the board's 8 symmetries (policies turned back)."""
     import onnxruntime as ort
 
-    from engine.symmetry import outputs_in_each
+    from engine.board.symmetry import outputs_in_each
 
     sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name

@@ -2,7 +2,7 @@
 peak memory in a game, and time used per move against the manager's limit — recorded in
 docs/benchmarks.md.
 
-    python -m engine.bench_protocol [--exe dist/pbrain-renju] [--onedir dist/pbrain-renju-onedir/pbrain-renju]
+    python -m engine.bench.protocol [--exe dist/pbrain-renju] [--onedir dist/pbrain-renju-onedir/pbrain-renju]
                                     [--moves 100] [--write docs/benchmarks.md]
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from engine.bench import section, write
+from engine.bench.core import section, write
 from engine.board import Board, Rule
-from engine.enginepipe import PYTHON_ENGINE, EngineProcess
-from engine.timeman import MARGIN_S, MARGIN_SHARE
+from engine.match.enginepipe import PYTHON_ENGINE, EngineProcess
+from engine.protocol.timeman import MARGIN_S, MARGIN_SHARE
 
 START, END = "<!-- bench:protocol:start -->", "<!-- bench:protocol:end -->"
 
@@ -59,7 +59,7 @@ def play_moves(command: list[str], moves: int, infos: list[str], match_ms: int |
                 turn = int(next(i.split()[-1] for i in infos if "timeout_turn" in i)) / 1000
                 allowed = min(turn, left / 1000) if left is not None else turn
                 timed.append((dt, allowed))
-                peak = max(peak, engine.memory() or 0)
+                peak = max(peak, engine.protocol.memory() or 0)
                 if left is not None:
                     left -= int(dt * 1000)
                 assert board.is_legal(*move), move

@@ -3,7 +3,7 @@ middle-game and tactical positions, with the share of time in the evaluator, in 
 (the playout loop of native/src/tree.c with its proofs and threat checks, the root's checks) and
 in Python (the search's driver) — recorded in docs/benchmarks.md.
 
-    python -m engine.bench_search [--model models/x.onnx | --model none] [--seconds 1.0] [--write docs/benchmarks.md]
+    python -m engine.bench.search [--model models/x.onnx | --model none] [--seconds 1.0] [--write docs/benchmarks.md]
 
 By default the shipped model is measured, then the heuristic evaluator for comparison.
 """
@@ -15,9 +15,9 @@ import pstats
 import time
 from pathlib import Path
 
-from engine.bench import section, write
+from engine.bench.core import section, write
 from engine.board import Board
-from engine.coords import parse_points
+from engine.board.coords import parse_points
 from engine.native import lib
 from engine.net.onnx_eval import load_evaluator
 from engine.search.mcts import MCTS, MCTSConfig

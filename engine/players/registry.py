@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.baselines import AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UCTPlayer
 from engine.players import DeliberatePlayer, PatternPlayer, Player
+from engine.players.baselines import AlphaBetaPlayer, GreedyPlayer, RandomPlayer, UCTPlayer
 from engine.search.mcts import MCTSConfig
 from engine.search.player import MCTSPlayer
 

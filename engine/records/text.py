@@ -1,21 +1,21 @@
-"""Game records: Piskvork .psq files (what Piskvork and Gomocup viewers open) and a text record
-people can read."""
+"""A match game as the runner saves it: its Piskvork .psq record (what Piskvork and Gomocup viewers
+open), a text record people can read, and each engine's protocol I/O when it was logged."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.board import Board, Color
-from engine.coords import format_point
-from engine.match.arena import GameRecord, MatchConfig
+from engine.board.coords import format_point
+from engine.records import psq as psq_format
+
+if TYPE_CHECKING:
+    from engine.match.arena import GameRecord, MatchConfig
 
 
 def psq(record: GameRecord, cfg: MatchConfig) -> str:
     """Piskvork's format: a header, one `x,y,ms` line per move (1-based), `-1`, then the names."""
-    lines = [f"Piskvorky {cfg.size}x{cfg.size}, 11:11, 0"]
-    lines += [f"{x + 1},{y + 1},0" for x, y in record.opening]
-    lines += [f"{x + 1},{y + 1},{ms}" for x, y, ms in record.moves]
-    lines += ["-1", record.black, record.white, "-1"]
-    return "\n".join(lines) + "\n"
+    return psq_format.dumps(cfg.size, record.opening, record.moves, [record.black, record.white])
 
 
 def text(record: GameRecord, cfg: MatchConfig) -> str:

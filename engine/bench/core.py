@@ -1,7 +1,7 @@
 """`make bench`: speed of the native core, timed inside C, printed and recorded in
 docs/benchmarks.md (between markers, so other sections of that file are kept).
 
-    python -m engine.bench [--write docs/benchmarks.md] [--quick]
+    python -m engine.bench.core [--write docs/benchmarks.md] [--quick]
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import json
 import sys
 
 from engine.board import Board, Color, Rule
-from engine.coords import format_point, parse_points
+from engine.board.coords import format_point, parse_points
 from engine.native import BoardError
 from engine.prover import Prover
 

@@ -1,9 +1,9 @@
 """`make bench-prover`: the threat-space prover's speed and solve rates, recorded in
 docs/benchmarks.md; `collect` gathers the VCF test set from self-play.
 
-    python -m engine.bench_prover collect [--count 240] [--out tests/data/vcf_positions.jsonl]
-    python -m engine.bench_prover collect-utss [--games 12] [--out tests/data/utss_calls.jsonl]
-    python -m engine.bench_prover [--write docs/benchmarks.md]
+    python -m engine.bench.prover collect [--count 240] [--out tests/data/vcf_positions.jsonl]
+    python -m engine.bench.prover collect-utss [--games 12] [--out tests/data/utss_calls.jsonl]
+    python -m engine.bench.prover [--write docs/benchmarks.md]
 
 Nodes are positions visited: every probe move of either side."""
 from __future__ import annotations
@@ -15,13 +15,13 @@ import statistics
 import time
 from pathlib import Path
 
-from engine.bench import section, write
+from engine.bench.core import section, write
 from engine.board import Board, Color, Rule
-from engine.coords import format_point, parse_points
+from engine.board.coords import format_point, parse_points
 from engine.players import Limits, PatternPlayer
 from engine.prover import Prover
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
 UTSS_CALLS = ROOT / "tests" / "data" / "utss_calls.jsonl"
 REFUTATIONS = ROOT / "tests" / "data" / "refutations.jsonl"
@@ -60,7 +60,7 @@ def collect(count: int, out: Path, seed: int = 2026) -> None:
             board.play(*move)
     out.parent.mkdir(parents=True, exist_ok=True)
     header = {"about": "Positions with a VCF for the side to move, from self-play of the pattern player with "
-                       "random detours (engine.bench_prover collect); vcf_moves = attacking moves of the VCF our "
+                       "random detours (engine.bench.prover collect); vcf_moves = attacking moves of the VCF our "
                        "prover found with a 2 s budget.", "games": games, "seed": seed}
     out.write_text(json.dumps(header) + "\n" + "".join(json.dumps(r) + "\n" for r in records[:count]))
     print(f"{min(count, len(records))} positions from {games} games written to {out}")
@@ -88,8 +88,8 @@ def call_class(call: dict) -> str:
 def collect_utss(games: int, out: Path, seed: int = 7, per_class: dict | None = None) -> None:
     """The UTSS calls of the search (shipped model, 0.5 s a move) in games against alphabeta
     (0.2 s) from the renju26 openings, and a seeded sample of them per call class."""
-    from engine.baselines import AlphaBetaPlayer
     from engine.match.openings import renju26
+    from engine.players.baselines import AlphaBetaPlayer
     from engine.search.player import MCTSPlayer
 
     rng = random.Random(seed)
@@ -109,7 +109,7 @@ def collect_utss(games: int, out: Path, seed: int = 7, per_class: dict | None = 
         group = [c for c in calls if call_class(c) == name]
         sample += rng.sample(group, min(n, len(group)))
     header = {"about": "UTSS calls of the search (shipped model, 0.5 s a move) in games against alphabeta "
-                       "(0.2 s) from renju26 openings, sampled per kind of call (engine.bench_prover collect-utss)",
+                       "(0.2 s) from renju26 openings, sampled per kind of call (engine.bench.prover collect-utss)",
               "games": games, "calls": len(calls), "seed": seed}
     out.write_text(json.dumps(header) + "\n" + "".join(json.dumps(c) + "\n" for c in sample))
     print(f"{len(sample)} of {len(calls)} calls from {games} games written to {out}")
@@ -216,7 +216,7 @@ def run() -> list[tuple[str, str, str]]:
 def render(rows, command: str) -> str:
     return section(START, END, "Threat-space prover (issue: VCF / UTSS and the move filter)", command, rows,
                    "Nodes are positions visited (each probe move of either side). Self-play positions: "
-                   "tests/data/vcf_positions.jsonl (`python -m engine.bench_prover collect`). The UTSS rows "
+                   "tests/data/vcf_positions.jsonl (`python -m engine.bench.prover collect`). The UTSS rows "
                    "replay the search's own calls with their budgets (tests/data/utss_calls.jsonl, "
                    "`collect-utss`: 1,060 sampled from 18,985 calls in 12 games against alphabeta); "
                    "`utss-exact` is the same search without the stop at a node's first holding move and "

@@ -1,7 +1,7 @@
 """The opening book: positions the engine searched for far longer than a move's time ahead of a game,
 and the move each of those searches chose. Positions are keyed up to the board's 8 symmetries, so
 one entry serves every turned or mirrored copy of its position. The book is made by
-`python -m engine.bookmaker` (which also says how the entries are chosen).
+`python -m engine.book.make` (which also says how the entries are chosen).
 
 A book answers only for the rule and board size it was made for, and only with a move that is legal
 (never a forbidden point for black) in the position at hand; anything else falls through to the
@@ -18,7 +18,7 @@ import numpy as np
 
 from engine import paths
 from engine.board import Board, Color, Move, Rule
-from engine.symmetry import transform, untransform
+from engine.board.symmetry import transform, untransform
 
 log = logging.getLogger("pbrain.book")
 

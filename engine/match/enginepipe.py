@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYTHON_ENGINE = [sys.executable, "-m", "engine"]
 
 # Every line an engine may print on stdout (../shared/protocol.md §1.5).

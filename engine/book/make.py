@@ -12,7 +12,7 @@ where the engine moves first, 1 for the other); the most likely unsearched posit
 it, so the book serves both colours. A build can be stopped and resumed: the file is rewritten as
 entries come in, and entries already in it are not searched again.
 
-    python -m engine.bookmaker --out models/book-renju.json.gz --ms 3000 --positions 2400
+    python -m engine.book.make --out models/book-renju.json.gz --ms 3000 --positions 2400
 """
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.bookmaker", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.book.make", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, type=Path, help="the book file (added to when it exists)")
     ap.add_argument("--openings", default="renju26", help="renju26, balanced or a file of openings")
     ap.add_argument("--rule", default="renju")
