@@ -157,9 +157,6 @@ typedef struct {
     int64_t utss_nodes, utss_nodes_ply1;
     int threat_vcf_depth;
     int64_t threat_nodes;
-    int64_t leaf_vcf_nodes;
-    float prior_mix_own, prior_mix_opp;
-    float pattern_scale;
     int transpositions;
     int transposition_q;
     int draw_stones;

@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.board import Board, Move, Result
 from engine.native import ffi, lib
-from engine.net.evaluator import Evaluator, pattern_logits
+from engine.net.evaluator import Evaluator
 from engine.prover import Prover
 from engine.search.mcts import MCTSConfig
 
@@ -72,9 +72,6 @@ class ReferenceMCTS:
             return
         idx = np.array([y * b.size + x for x, y in moves])
         p = _softmax(logits[idx])
-        mix = cfg.prior_mix_opp if ply % 2 else cfg.prior_mix_own
-        if mix > 0:
-            p = (1.0 - mix) * p + mix * _softmax(pattern_logits(b)[0][idx])
         k = len(moves)
         node.moves, node.priors = moves, p.astype(np.float32)
         node.N, node.W = np.zeros(k, dtype=np.float32), np.zeros(k, dtype=np.float32)
@@ -82,7 +79,7 @@ class ReferenceMCTS:
 
     def transposes(self) -> bool:
         cfg = self.cfg
-        return cfg.transpositions and cfg.prior_mix_own <= 0 and cfg.prior_mix_opp <= 0
+        return cfg.transpositions
 
     def transpose(self, node: RefNode, key: int) -> bool:
         """Expands node as a copy of the expanded node of the same position, if there is one:

@@ -14,7 +14,7 @@ import pytest
 from engine.board import Board, Color, Result, Rule
 from engine.board.coords import parse_points
 from engine.net.evaluator import HeuristicEvaluator
-from engine.prover import Proof, Prover
+from engine.prover import Prover
 from engine.search.mcts import MCTS, MCTSConfig
 from tests.conftest import VECTORS
 from tests.randomgames import random_game
@@ -149,85 +149,26 @@ def test_the_check_with_dfpn_refutes_the_move_that_lost():
     assert before.moves == board.moves[:-1]  # the board is unchanged
 
 
-def test_after_a_disproof_the_check_gives_utss_its_share_of_the_rest(monkeypatch):
+def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch):
     """df-pn first; when it has searched the opponent's threats out without a win, the UTSS gets
-    verify_utss_after_disproof of the check's remaining time (0: none, the time goes back to the
-    playouts)."""
+    the rest of the check's time (for our own wins), and no more than that."""
     before = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    for after_disproof, expected in ((1.0, ["dfpn", "utss"]), (0.0, ["dfpn"])):
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.8, verify_utss_after_disproof=after_disproof))
-        m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)
-        calls = []
-        real = m.prover.solve
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.8))
+    m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)
+    calls = []
+    real = m.prover.solve
 
-        def record(board, kind="vcf", *args, **kwargs):
-            proof = real(board, kind, *args, **kwargs)
-            calls.append((kind, proof))
-            return proof
+    def record(board, kind="vcf", *args, **kwargs):
+        proof = real(board, kind, *args, **kwargs)
+        calls.append((kind, proof))
+        return proof
 
-        monkeypatch.setattr(m.prover, "solve", record)
-        i = int(np.argmax(m.root.priors))
-        m._verify(before.copy(), m.root, i, seconds=0.2)
-        assert [kind for kind, _ in calls] == expected
-        assert calls[0][1].result == "unknown" and not calls[0][1].aborted  # disproved
-        if len(calls) > 1:
-            assert calls[1][1].ms <= 0.2 * 1000 - calls[0][1].ms + 5
-
-
-def searched(avoid: float, playouts: int = 300) -> tuple[MCTS, Board]:
-    before = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.6, avoid_unsettled=avoid, verify_ms=0))
-    m.search(before, time.monotonic() + 30, 30.0, max_playouts=playouts, early_stop=False)
-    return m, before
-
-
-def test_an_unsettled_check_hands_its_time_to_the_next_move(monkeypatch):
-    """With avoid_unsettled, a df-pn check whose budget runs out without a proof or a disproof marks
-    the move unsettled, gives up the rest of its time (no UTSS), and the next check goes to the
-    next most visited move; without it the UTSS gets the rest, as before."""
-    for avoid, expected in ((0.2, ["dfpn"]), (0.0, ["dfpn", "utss"])):
-        m, before = searched(avoid)
-        calls = []
-
-        def aborted(board, kind="vcf", *args, **kwargs):
-            calls.append(kind)
-            return Proof("unknown", nodes=10**6, ms=kwargs.get("budget_ms", 0.0), aborted=True)
-
-        monkeypatch.setattr(m.prover, "solve", aborted)
-        order = [int(i) for i in np.argsort(-m.root.N, kind="stable")]
-        assert m._to_check(m.root) == order[0]
-        m._verify(before.copy(), m.root, order[0], seconds=0.3)
-        assert calls == expected
-        leader = m.root.moves[order[0]]
-        if avoid:
-            assert m.safety == {leader: False}
-            assert m._to_check(m.root) == order[1]
-        else:
-            assert m.safety == {} and m._to_check(m.root) == order[0]
-
-
-def test_the_move_played_is_a_disproved_one_when_the_leader_is_not():
-    """An unsettled or unchecked leader gives way to the most visited disproved move whose mean
-    value is within avoid_unsettled of its own; a disproved leader, or none disproved, keeps it."""
-    m, _ = searched(2.0)  # a margin wider than any two values differ
-    root = m.root
-    order = [int(i) for i in np.argsort(-(root.N + 1e-3 * root.priors))]
-    first, second = root.moves[order[0]], root.moves[order[1]]
-    assert root.N[order[1]] >= m.cfg.unsettled_min_visits
-    for safety, played in (({first: False, second: True}, second),
-                           ({second: True}, second),  # the leader was never checked
-                           ({first: True, second: True}, first),
-                           ({first: False}, first),  # no disproved alternative
-                           ({}, first)):  # no checks at all
-        m.safety = dict(safety)
-        assert m._best(root) == played, safety
-    m.safety = {first: False, second: True}
-    m.cfg.avoid_unsettled = 0.0
-    assert m._best(root) == first
-    q = root.W / np.maximum(root.N, 1e-9)
-    m.cfg.avoid_unsettled = max(q[order[0]] - q[order[1]], 0.0) / 2
-    if q[order[0]] - q[order[1]] > 1e-3:  # a margin below the gap keeps the leader
-        assert m._best(root) == first
+    monkeypatch.setattr(m.prover, "solve", record)
+    i = int(np.argmax(m.root.priors))
+    m._verify(before.copy(), m.root, i, seconds=0.2)
+    assert [kind for kind, _ in calls] == ["dfpn", "utss"]
+    assert calls[0][1].result == "unknown" and not calls[0][1].aborted  # disproved
+    assert calls[1][1].ms <= 0.2 * 1000 - calls[0][1].ms + 5
 
 
 def test_a_prover_that_kept_its_move_lists_proves_as_a_fresh_one():

@@ -10,7 +10,7 @@ from engine.native import ffi, lib
 from engine.net.evaluator import HeuristicEvaluator
 from engine.protocol.session import Session
 from engine.prover import Prover
-from engine.search.mcts import MCTS, MCTSConfig, Node, sharpen
+from engine.search.mcts import MCTS, MCTSConfig, Node
 from engine.search.player import MCTSPlayer
 
 
@@ -381,77 +381,6 @@ def test_utss_depth_limits_apply_to_each_side_separately():
     assert max(p for p in seen[(3, 4)] if p % 2) == 3 and max(p for p in seen[(3, 4)] if p % 2 == 0) == 4
 
 
-class _ConstantValue(HeuristicEvaluator):
-    """The heuristic priors with every value fixed, to see what the search backs up."""
-
-    def __init__(self, value: float) -> None:
-        self.value = value
-
-    def evaluate(self, boards):
-        logits, values = super().evaluate(boards)
-        return logits, np.full_like(values, self.value)
-
-
-def test_value_sharpen_maps_values_monotonically_and_keeps_their_sign():
-    v = np.array([-1.0, -0.6, -0.1, 0.0, 0.1, 0.6, 1.0], dtype=np.float32)
-    up, down, same = sharpen(v, 1.5), sharpen(v, 0.7), sharpen(v, 1.0)
-    assert np.all(np.isfinite(up)) and np.all(np.abs(up) < 1.0 + 1e-6)
-    assert np.all(np.diff(up) > 0) and np.all(np.diff(down) > 0)
-    assert np.array_equal(np.sign(up), np.sign(v)) and np.array_equal(np.sign(down), np.sign(v))
-    inner = slice(1, 6)  # away from 0 and the saturated ends
-    assert np.all(np.abs(up[[1, 2, 4, 5]]) > np.abs(v[[1, 2, 4, 5]]))
-    assert np.all(np.abs(down[[1, 2, 4, 5]]) < np.abs(v[[1, 2, 4, 5]]))
-    np.testing.assert_allclose(same[inner], v[inner], atol=1e-6)
-
-
-def test_value_sharpen_changes_what_the_search_backs_up():
-    """A quiet position, every leaf valued 0.4 for its mover: a root child visited once holds its
-    leaf's value seen from the root, -0.4, or -tanh(1.5 atanh 0.4) when sharpened."""
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6)])
-    qs = {}
-    for k in (1.0, 1.5):
-        m = MCTS(_ConstantValue(0.4), MCTSConfig(value_sharpen=k, verify_ms=0, root_vcf_ms=0, utss=False))
-        run(b, playouts=200, mcts=m)
-        root = m.root
-        once = root.N == 1
-        assert once.sum() >= 3
-        qs[k] = root.W[once] / root.N[once]
-    np.testing.assert_allclose(qs[1.0], -0.4, atol=1e-5)
-    np.testing.assert_allclose(qs[1.5], -np.tanh(1.5 * np.arctanh(0.4)), atol=1e-5)
-
-
-class _FlatNet(HeuristicEvaluator):
-    """Every point's logit 0: the priors the search makes are then easy to read."""
-
-    def evaluate(self, boards):
-        logits, values = super().evaluate(boards)
-        return np.zeros_like(logits), values
-
-
-def test_prior_mix_blends_the_pattern_scores_in_for_the_chosen_side():
-    """prior_mix_opp mixes the pattern-score priors in where the opponent moves (odd plies),
-    prior_mix_own where the root's side does; a flat net makes the blend easy to read."""
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (5, 9), (12, 12)])
-    m = MCTS(_FlatNet(), MCTSConfig(prior_mix_opp=0.5, prior_mix_own=0.0, verify_ms=0, root_vcf_ms=0, utss=False))
-    run(b, playouts=40, mcts=m)
-    root = m.root
-    k = len(root.moves)
-    np.testing.assert_allclose(root.priors, np.full(k, 1.0 / k), rtol=1e-5)  # ply 0: the net alone
-    i = int(np.argmax(root.N))
-    opp = root.children[i]
-    assert opp is not None and opp.expanded
-    after = b.copy()
-    after.play(*root.moves[i])
-    pattern_logits, _ = HeuristicEvaluator().evaluate([after])
-    k = len(opp.moves)
-    idx = [y * b.size + x for x, y in opp.moves]
-    pattern = np.exp(pattern_logits[0][idx] - pattern_logits[0][idx].max())
-    pattern /= pattern.sum()
-    np.testing.assert_allclose(opp.priors, 0.5 / k + 0.5 * pattern, rtol=1e-4, atol=1e-7)
-    assert abs(float(opp.priors.sum()) - 1.0) < 1e-5
-    assert opp.priors.max() > 1.5 / k  # the pattern scores single out the urgent points
-
-
 def test_a_hidden_vcf_narrows_the_root_to_its_answers():
     """White would win with a double four at j6 if it had the move: black's root keeps only the
     moves that stop it and its own fours, and plays one of them; without the check (the plain
@@ -469,33 +398,3 @@ def test_a_hidden_vcf_narrows_the_root_to_its_answers():
         assert Prover().solve(after, "vcf", max_depth=4).result != "win"
     _, plain = run(b, playouts=50, mcts=MCTS(HeuristicEvaluator(), MCTSConfig(threat_vcf_depth=0)))
     assert set(plain.root.moves) == set(b.candidate_moves(3))
-
-
-def test_leaf_vcf_settles_forced_wins_beyond_the_utss_plies():
-    """With utss_plies 0 no UTSS runs in the tree; leaf_vcf_nodes > 0 then proves the leaves where
-    the side to move wins by fours (each such proof replayed to a five), and 0 leaves them open."""
-    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9), (6, 6), (9, 7), (10, 10), (6, 5)])
-    proven = {}
-    for nodes in (0, 2000):
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=0, utss_plies_own=0, verify_ms=0, root_vcf_ms=0,
-                                                   threat_vcf_depth=0, leaf_vcf_nodes=nodes))
-        m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
-        wins = []
-
-        def walk_wins(node, board):
-            for move, child in zip(node.moves, node.children):
-                if child is None:
-                    continue
-                board.play(*move)
-                if child.proven > 0 and child.win_move is not None and not board.game_over:
-                    wins.append((board.copy(), child.win_move))
-                walk_wins(child, board)
-                board.undo()
-
-        walk_wins(m.root, b.copy())
-        proven[nodes] = wins
-    assert not proven[0]
-    assert len(proven[2000]) >= 3
-    for board, first in proven[2000][:20]:
-        proof = Prover().solve(board, "vcf", max_depth=20)
-        assert proof.result == "win" and board.is_legal(*first)

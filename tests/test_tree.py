@@ -38,12 +38,11 @@ def positions():
 
 
 @pytest.mark.parametrize("batch", [1, 8])
-@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "mix", "no-transpositions",
+@pytest.mark.parametrize("variant", ["default", "no-filter", "no-utss", "no-transpositions",
                                      "net-value-transpositions"])
 def test_the_c_loop_matches_the_reference_loop(batch, variant):
     """Same evaluator, same config: the same root moves, priors, visits, values and proofs."""
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
-             "mix": {"prior_mix_opp": 0.3, "prior_mix_own": 0.1},
              "no-transpositions": {"transpositions": False},
              "net-value-transpositions": {"transposition_q": False}}.get(variant, {})
     cfg = MCTSConfig(batch=batch, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, **extra)

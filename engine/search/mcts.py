@@ -23,9 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Move, Rule
-from engine.board.symmetry import transform, untransform
 from engine.native import ffi, lib
-from engine.net.evaluator import PATTERN_SCALE, Evaluator
+from engine.net.evaluator import Evaluator
 from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
@@ -33,122 +32,59 @@ REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
 
 @dataclass
 class MCTSConfig:
+    """The search's settings. Those that are off by default are the method's ablations or
+    self-play's; docs/history.md has what the others were tuned against."""
     c_puct: float = 1.6
-    batch: int = 8
+    batch: int = 8  # leaves per evaluator call, kept apart by virtual loss
     virtual_loss: float = 1.0
-    radius: int = 3  # the move filter's radius
-    # UTSS at nodes no deeper than this below the root, where the opponent is to move (odd plies:
-    # its threat sequences refute our lines) and where we are (even plies: our own wins).
+    radius: int = 3  # the move filter's
+    # UTSS at nodes this close to the root, where the opponent moves (odd plies: its threat
+    # sequences refute our lines) and where we do (even plies: our own wins).
     utss_plies: int = 4
     utss_plies_own: int = 4
     utss_depth: int = 5  # plies per UTSS call
-    utss_nodes: int = 3000  # node budget per UTSS call
-    # The root's children (the opponent to move after each of our candidates) get a deeper look:
-    # most games against a tactical engine are lost to a threat sequence missed right there.
+    utss_nodes: int = 3000  # prover nodes per UTSS call
+    # The opponent's replies to our candidates get a deeper look: most games against a tactical
+    # engine are lost to a threat sequence missed right there.
     utss_depth_ply1: int = 9
     utss_nodes_ply1: int = 8000
-    # The most visited root move is checked by a deep UTSS for the opponent before it is played
-    # (each new leader in turn): the tree's shallow proofs miss threat sequences of 10+ plies. The
-    # checks wait until the leader has settled (verify_after) so the time goes to one deep check of
-    # the move likely to be played rather than to shallow checks of passing leaders: the attacks
-    # that beat us need 2x10^5-2x10^6 prover nodes (docs/strength.md: 57.5% -> 67% -> 71.5% against
-    # alphabeta as the checks went from 100 ms each to one of 250 ms, then 400 ms; ninth session,
-    # with the faster prover: 64.0% -> 70.5% for 500 ms from 30% of the move, 60% of it at most;
-    # tenth, with the playout loop in C reaching the same playouts in half the time: 700 ms from 20%
-    # of the move, 75% of it at most, 70.0% over two 100-game runs (75.5%, 64.5%) - level, kept).
+    # Before a move is played, a deep check of the opponent's threat-space win after it (each new
+    # leader in turn), since the tree's shallow proofs miss sequences of ten and more plies.
     verify_ms: float = 700.0  # per check (0: no checks)
-    verify_depth: int = 13
-    # The share of each check that goes first to a proof-number search (df-pn) of the opponent's
-    # threat-space win, with lines of up to verify_dfpn_plies; the UTSS gets the rest (it also
-    # proves our wins). df-pn reaches the long narrow refutations that UTSS's iterations do not:
-    # in 200 ms it proves 40 of 60 positions from lost games that UTSS proves 27 of in 700 ms
-    # (docs/strength.md, thirteenth session). 0: UTSS only. At 0.6 the engine scored 84.5%, 78.0%
-    # and 88.0% against alphabeta on seeds 7, 8 and 9 (83.5%; UTSS only 80.9% on the same
-    # openings), and game by game on seeds 7 and 9 against UTSS only 25 games better, 10 worse
-    # (p = 0.02); at the moves that lost 17 games it plays a refuted move at 10 where UTSS only
-    # plays one at 16 (nineteenth session; at 0.8 in the thirteenth, 77.0% against 77.0%).
+    verify_depth: int = 13  # the UTSS part's plies
+    # The share of a check that goes first to df-pn, which reaches the long narrow refutations
+    # that UTSS's iterations do not; the UTSS gets the rest, for our own wins too (0: UTSS only).
     verify_dfpn: float = 0.6
     verify_dfpn_plies: int = 40
-    # When df-pn has disproved the opponent's win (searched it out, no budget cut), the share of
-    # the check's remaining time that the UTSS still gets, for our own wins; the rest goes back to
-    # the playouts (1: all of it). On a slow machine 0 gave 20% more playouts and 79.0% against
-    # 79.25% over 200 games; all of each check to df-pn (verify_dfpn=1) 76.5%: level (twenty-sixth session).
-    verify_utss_after_disproof: float = 1.0
-    # Moves the df-pn check leaves unsettled: its budget (at least unsettled_min_ms) ran out with
-    # neither a win for the opponent nor a disproof. In games against alphabeta 84% of our moves are
-    # disproved within 300 ms and 6% run out; of the 17 moves that lost a match's games, 11 were
-    # refuted and 6 ran out, none disproved (docs/strength.md, nineteenth session). With
-    # avoid_unsettled > 0 the check goes on to the next most visited move, and the move played is
-    # the most visited disproved one instead of an unsettled or unchecked leader whose mean value
-    # beats it by less than avoid_unsettled (0: off; needs verify_dfpn > 0).
-    avoid_unsettled: float = 0.0
-    unsettled_min_ms: float = 150.0
-    unsettled_min_visits: int = 10  # an alternative needs this many visits to be preferred
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
-    verify_after: float = 0.2  # of the move's time gone before the first check (or the search is decided)
-    # After a check proves a root move lost, the playouts go on until they have grown by this share
-    # before the next check (0: the next most visited move is checked at once). At once, the check
-    # goes to a move the tree has barely looked at - after a refuted leader, often one with 1-10% of
-    # the visits, or none - and a position under attack spends its checks on such moves one by one.
-    # At the decisive positions of 52 lost games, searched twice each, 0.25 chose a refuted move 7
-    # times fewer and 1 time more than 0; against alphabeta 80.0% and 77.0% on seeds 15 and 16
-    # against 73.5% and 78.5% the same day (24 games better, 18 worse: level; thirty-third session).
+    # The checks wait until this share of the move's time is gone (or the search is decided), so
+    # the time goes to the move likely to be played rather than to passing leaders.
+    verify_after: float = 0.2
+    # After a check refutes the leader, the playouts grow by this share before the next check, so
+    # that it goes to a move the tree has looked at rather than to a barely visited one.
     verify_gap: float = 0.25
-    # Hidden threats: where the opponent would win by a VCF of up to this many fours if it had the
-    # move, a node expands only the moves that break it and its own fours (0: the plain filter).
+    # Where the opponent would win by a VCF of up to this many fours if it had the move, a node
+    # expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
     threat_nodes: int = 3000  # prover nodes per expansion for that check
-    # The prover's transposition table: 2^bits entries of 16 bytes (20: 16 MB). The checks of the
-    # leading move search 10^5-10^6 nodes; a 2^16 table made them ~40% slower (docs/strength.md).
+    # The prover's transposition table, 2^bits entries of 16 bytes: the checks search 10^5-10^6 nodes.
     prover_tt_bits: int = 20
-    # Beyond the UTSS plies, a VCF of up to this many prover nodes for the side to move at each
-    # new leaf (0: none): the net's value is least reliable where a forced win is on the board.
-    leaf_vcf_nodes: int = 0
     fpu: float = 0.3  # first-play urgency: an unvisited child's Q is its parent's Q minus this
-    move_filter: bool = True  # False: expand over every legal move (the ablation)
-    utss: bool = True  # False: no threat-space proofs at the leaves (the ablation)
-    dirichlet_alpha: float = 0.0  # > 0: root noise for self-play
+    move_filter: bool = True  # False: expand every legal move (the ablation)
+    utss: bool = True  # False: no threat-space proofs in the tree (the ablation)
+    dirichlet_alpha: float = 0.0  # > 0: root noise, for self-play
     dirichlet_eps: float = 0.25
     root_vcf_ms: float = 40.0  # a deep VCF at a fresh root (at most a tenth of the move's time)
-    # The net's values as tanh(k * atanh(v)): k > 1 makes them more decisive, k < 1 less (1: as is).
-    value_sharpen: float = 1.0
-    # Priors as (1 - w) net + w pattern scores (the heuristic evaluator's priors), w by whose move
-    # it is: where the opponent moves, the pattern scores point at the shape-building attacks of a
-    # tactical opponent that a net trained on its own games may rate low (0: the net alone).
-    prior_mix_own: float = 0.0
-    prior_mix_opp: float = 0.0
-    # A leaf whose position another expanded node already holds (the same stones reached in another
-    # order) takes that node's moves and priors instead of a new evaluation (a tenth to a third of a
-    # search's leaves: 1.08-1.39x the playouts, docs/benchmarks.md). Statistics stay per node;
-    # proofs are shared.
+    # A leaf whose stones another expanded node holds (reached in another order) takes its moves
+    # and priors instead of a new evaluation, and shares its proofs; statistics stay per node.
     transpositions: bool = True
-    # ... and backs up that node's mean value over its visits so far rather than its net value: a
-    # searched value where one exists (docs/strength.md, fifteenth session: 80.5% against alphabeta
-    # with it, 77.5% without, 75.5% without transpositions - the same 100 openings, p = 0.52).
+    # ... and backs up that node's mean value so far rather than its net value: a searched value.
     transposition_q: bool = True
     # Gomocup stops a renju game as a draw at 200 stones (size^2 - 25; docs/rules.md): positions
     # there are draws, no proof may end past it, and net values fade to 0 over the last draw_fade
     # plies before it. -1: that cap in renju, none in the other rules; 0: none; n: n stones.
     draw_stones: int = -1
     draw_fade: int = 20
-    # The net is far from symmetric: over 1,489 positions of match games, v1's top move in one of
-    # the board's 8 symmetries is its top move in the identity 76% of the time, and its value varies
-    # by 0.15 (standard deviation) across them against a mean |value| of 0.51 (engine.train.valuecheck
-    # --symmetries). Averaging them was level against alphabeta at 1 s (80.75% against 81.25% over
-    # 200 games; two symmetries a leaf, for 40% fewer playouts, 71.5%; docs/strength.md, twentieth
-    # session), so both settings are off. leaf_symmetry 1: each
-    # batch of leaves is evaluated in the next of the 8 symmetries (the policies mapped back), so
-    # that those errors differ from node to node instead of leaning one way over the whole tree;
-    # k > 1: each batch in the next k of them, the mean of the k logits and values (0: the identity).
-    # root_symmetries: the root's priors as the mean of the net's in all 8 symmetries.
-    leaf_symmetry: int = 0
-    root_symmetries: bool = False
-
-
-def sharpen(values: np.ndarray, k: float) -> np.ndarray:
-    """tanh(k * atanh(v)), v kept inside (-1, 1) so that a saturated value stays finite."""
-    v = np.clip(np.asarray(values, dtype=np.float64), -0.999999, 0.999999)
-    return np.tanh(k * np.arctanh(v)).astype(np.float32)
 
 
 def _column(ptr, first: int, n: int, dtype) -> np.ndarray:
@@ -278,11 +214,8 @@ class MCTS:
         self._ccfg = ffi.new("rj_tree_config *")
         self._counts = ffi.new("int[2]")  # settled playouts, the root child of the last descent
         self._planes: np.ndarray | None = None
-        self._sym_next = 0  # the symmetry of the next batch of leaves (leaf_symmetry)
-        self._sym_root: list[Move] | None = None  # the root whose priors were averaged last
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
-        self.safety: dict[Move, bool] = {}  # this search's df-pn checks: disproved (True) or unsettled
         self.info = SearchInfo()
 
     @property
@@ -315,8 +248,7 @@ class MCTS:
         c.utss_plies, c.utss_plies_own = k.utss_plies, k.utss_plies_own
         c.utss_depth, c.utss_depth_ply1 = k.utss_depth, k.utss_depth_ply1
         c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
-        c.threat_vcf_depth, c.threat_nodes, c.leaf_vcf_nodes = k.threat_vcf_depth, k.threat_nodes, k.leaf_vcf_nodes
-        c.prior_mix_own, c.prior_mix_opp, c.pattern_scale = k.prior_mix_own, k.prior_mix_opp, PATTERN_SCALE
+        c.threat_vcf_depth, c.threat_nodes = k.threat_vcf_depth, k.threat_nodes
         c.transpositions, c.transposition_q = int(k.transpositions), int(k.transposition_q)
 
     # ---- tree reuse ---------------------------------------------------------------------
@@ -353,52 +285,18 @@ class MCTS:
         if not k:
             return done
         try:
-            if wants_planes and self.cfg.leaf_symmetry:
-                logits, values = self._evaluate_symmetric(self._planes[:k])
-            elif wants_planes:
+            if wants_planes:
                 logits, values = self.ev.evaluate_planes(self._planes[:k])
             else:
                 logits, values = self.ev.evaluate([self._leaf_board(b, j) for j in range(k)])
         except BaseException:
             lib.rj_tree_cancel(self._tree)
             raise
-        if self.cfg.value_sharpen != 1.0:
-            values = sharpen(values, self.cfg.value_sharpen)
         logits = np.ascontiguousarray(logits, dtype=np.float32)
         values = np.ascontiguousarray(values, dtype=np.float32)
         lib.rj_tree_apply(self._tree, self._ccfg, ffi.from_buffer("float[]", logits),
                           ffi.from_buffer("float[]", values), n)
         return done + k
-
-    def _evaluate_symmetric(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The evaluator on the batch turned by each of the next leaf_symmetry of the 8
-        symmetries (one call), the policies turned back; the mean of the logits and values."""
-        k, n = planes.shape[0], planes.shape[-1]
-        r = max(1, min(8, int(self.cfg.leaf_symmetry)))
-        syms = [(self._sym_next + i) % 8 for i in range(r)]
-        self._sym_next = (self._sym_next + r) % 8
-        logits, values = self.ev.evaluate_planes(np.concatenate([transform(planes, s) for s in syms]))
-        turned = np.asarray(logits).reshape(r, k, n, n)
-        back = sum(untransform(turned[i], s) for i, s in enumerate(syms)) / r
-        return np.ascontiguousarray(back, dtype=np.float32).reshape(k, n * n), np.asarray(values).reshape(r, k).mean(0)
-
-    def _average_root_priors(self, b: Board, root: Node) -> None:
-        """The root's priors as the mean over the 8 symmetries of the net's softmax over the
-        root's moves (its moves left as they were made)."""
-        self._sym_root = list(b.moves)
-        moves = root.moves
-        if len(moves) < 2 or not self.ev.takes_planes or self.cfg.prior_mix_own > 0 or self.cfg.prior_mix_opp > 0:
-            return  # (with pattern mixing the tree's priors hold a share that this mean would drop)
-        n = b.size
-        planes = np.zeros((1, FEATURE_PLANES, n, n), dtype=np.float32)
-        b.planes(planes[0])
-        logits, _ = self.ev.evaluate_planes(np.concatenate([transform(planes, s) for s in range(8)]))
-        turned = np.asarray(logits, dtype=np.float64).reshape(8, n, n)
-        at = np.array([y * n + x for x, y in moves])
-        z = np.stack([untransform(turned[s], s).reshape(n * n)[at] for s in range(8)])
-        p = np.exp(z - z.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
-        root.priors[:] = p.mean(axis=0).astype(np.float32)
 
     def _leaf_board(self, b: Board, j: int) -> Board:
         """Waiting leaf j's position, for evaluators that read boards rather than planes."""
@@ -422,7 +320,6 @@ class MCTS:
         root = self._root_for(board)
         b = board.copy()
         self.root_line = []
-        self.safety = {}
         playouts = 0
         if not root.expanded:  # settles the root (a proven root ends the search) and expands it
             self._playouts(b)
@@ -432,8 +329,6 @@ class MCTS:
             proof = self.prover.solve(b, "vcf", max_depth=fours, budget_ms=max(budget, 1.0)) if fours > 0 else None
             if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
-        if self.cfg.root_symmetries and not root.proven and self._sym_root != board.moves:
-            self._average_root_priors(b, root)
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
             priors = root.priors
             noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(priors))
@@ -472,7 +367,7 @@ class MCTS:
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided) \
                     and (playouts >= next_check or decided):
-                top = self._to_check(root)
+                top = self._leader(root)
                 child = root.children[top] if top >= 0 else None
                 if top >= 0 and not (child is not None and (child.verified or child.proven)):
                     budget = min(self.cfg.verify_ms / 1000, verify_left, max(0.0, deadline - now - 0.005))
@@ -516,19 +411,6 @@ class MCTS:
         i = int(np.argmax(n))
         return i if n[i] >= 0 else -1
 
-    def _to_check(self, root: Node) -> int:
-        """The root move to check next: the leader, or with avoid_unsettled the most visited move
-        not proven and not left unsettled by its check (-1: none)."""
-        if self.cfg.avoid_unsettled <= 0:
-            return self._leader(root)
-        visits, cp, moves = root.N, root.cp, root.moves
-        for i in np.argsort(-visits, kind="stable"):
-            i = int(i)
-            if cp[i] != 0 or self.safety.get(moves[i]) is False:
-                continue
-            return i if visits[i] >= self.cfg.unsettled_min_visits or i == self._leader(root) else -1
-        return -1
-
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
         """A deep look after root move i, the opponent to move (df-pn first when verify_dfpn > 0,
         then UTSS): its win proves our move lost, its loss proves our move won; either way the
@@ -549,13 +431,6 @@ class MCTS:
                 proof = self.prover.solve(b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
                                           budget_ms=seconds * share * 1000)
             left = end - time.monotonic()
-            if proof is not None and proof.result != "win":
-                if not proof.aborted:
-                    self.safety[root.moves[i]] = True
-                    left *= min(max(self.cfg.verify_utss_after_disproof, 0.0), 1.0)
-                elif self.cfg.avoid_unsettled > 0 and seconds * share * 1000 >= self.cfg.unsettled_min_ms:
-                    self.safety[root.moves[i]] = False  # the time left goes to the next move's check
-                    return
             if (proof is None or proof.result != "win") and left > 0.001:
                 proof = self.prover.solve(b, "utss", max_depth=min(self.cfg.verify_depth, plies),
                                           budget_ms=left * 1000)
@@ -589,16 +464,7 @@ class MCTS:
         open_moves = [int(i) for i in order if cp[i] <= 0]  # avoid a proven loss while another move remains
         if not open_moves:
             return moves[int(order[0])]
-        first = open_moves[0]
-        if self.cfg.avoid_unsettled > 0 and self.safety and not self.safety.get(moves[first]):
-            # an unsettled leader, or one that took the lead after the checks: a disproved move
-            # whose value is close is the safer choice
-            q = root.W / np.maximum(visits, 1e-9)
-            for j in open_moves[1:]:
-                if (self.safety.get(moves[j]) and visits[j] >= self.cfg.unsettled_min_visits
-                        and q[j] >= q[first] - self.cfg.avoid_unsettled):
-                    return moves[j]
-        return moves[first]
+        return moves[open_moves[0]]
 
     def _summary(self, root: Node, playouts: int, seconds: float) -> SearchInfo:
         pv: list[Move] = []

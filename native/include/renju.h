@@ -258,12 +258,8 @@ typedef struct {
     int64_t utss_nodes, utss_nodes_ply1;
     int threat_vcf_depth;  /* > 0: expand only the answers to the opponent's hidden VCF (rj_filter_threats) */
     int64_t threat_nodes;
-    int64_t leaf_vcf_nodes; /* > 0: a VCF for the side to move at leaves beyond the UTSS plies */
-    float prior_mix_own, prior_mix_opp; /* priors (1 - w) net + w pattern scores, w by whose move it is */
-    float pattern_scale;   /* pattern logit = scale * log(1 + score) */
     int transpositions;    /* 1: a leaf whose position an expanded node already holds takes that
-                              node's moves, priors and net value instead of the evaluator's
-                              (only without prior mixing, whose priors depend on the ply); a
+                              node's moves, priors and net value instead of the evaluator's; a
                               proof of that node's is the leaf's too */
     int transposition_q;   /* 1: ... and backs up that node's mean value over its visits so far
                               (its evaluation and its children's value sums) instead of its net value */

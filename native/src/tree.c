@@ -124,7 +124,7 @@ static void tt_check_config(rj_tree *t, const rj_tree_config *cfg)
 
 static int tt_enabled(const rj_tree_config *cfg)
 {
-    return cfg->transpositions && cfg->prior_mix_own <= 0 && cfg->prior_mix_opp <= 0;
+    return cfg->transpositions;
 }
 
 static int32_t new_node(rj_tree *t)
@@ -412,16 +412,6 @@ static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tr
             *value = n->proven;
             return 1;
         }
-    } else if (cfg->utss && cfg->leaf_vcf_nodes > 0 && stones >= 6 && left - RJ_CAP_MARGIN >= 2) {
-        const int fours = (left - RJ_CAP_MARGIN) / 2; /* a VCF of k fours takes 2k + 1 plies */
-        rj_prove(p, b, RJ_PROVE_VCF, fours < 20 ? fours : 20, -1, cfg->leaf_vcf_nodes, 0.0, &pr);
-        if (pr.value == RJ_PROOF_WIN) {
-            n = &t->node[id];
-            n->proven = 1;
-            set_win(n, &pr);
-            *value = 1.0f;
-            return 1;
-        }
     }
     return 0;
 }
@@ -579,11 +569,8 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
                 /* a settled root is still expanded: the search reports and plays from its children */
                 t->node[id].flags |= RJ_NODE_PENDING;
                 l->nmoves = leaf_moves(b, p, cfg, l->mx, l->my);
-                l->mix = l->len % 2 ? cfg->prior_mix_opp : cfg->prior_mix_own;
                 const int left = plies_left(b, cfg); /* > 0: settle() takes leaves at the cap */
                 l->fade = cfg->draw_fade > 0 && left < cfg->draw_fade ? (float)left / (float)cfg->draw_fade : 1.0f;
-                if (l->mix > 0)
-                    rj_point_scores(b, l->scores);
                 if (planes)
                     rj_planes(b, planes + plane_size * (size_t)t->npending);
                 t->npending++;
@@ -608,14 +595,12 @@ int rj_tree_leaf_path(const rj_tree *t, int j, int16_t *xs, int16_t *ys)
 }
 
 /* Softmax over the leaf's moves, in double (as numpy's float64 softmax did). */
-static void softmax_at(const float *logits, int size, const struct rj_pending *l, const int32_t *scores,
-                       float scale, double *out)
+static void softmax_at(const float *logits, int size, const struct rj_pending *l, double *out)
 {
     double top = -INFINITY, sum = 0.0;
     for (int i = 0; i < l->nmoves; i++) {
         int at = l->my[i] * size + l->mx[i];
-        /* pattern logits rounded to float, as engine.net.evaluator.pattern_logits makes them */
-        double z = scores ? (scores[at] >= 0 ? (float)(scale * log1p((double)scores[at])) : -30.0) : logits[at];
+        double z = logits[at];
         out[i] = z;
         if (z > top)
             top = z;
@@ -628,15 +613,13 @@ static void softmax_at(const float *logits, int size, const struct rj_pending *l
 
 void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, const float *values, int size)
 {
-    double net[RJ_MAX_MOVES], pattern[RJ_MAX_MOVES];
+    double net[RJ_MAX_MOVES];
     for (int j = 0; j < t->npending; j++) {
         struct rj_pending *l = &t->pending[j];
         const float *lg = logits + (size_t)j * size * size;
         const int made = l->nmoves > 0 && reserve_edges(t, l->nmoves);
         if (made) {
-            softmax_at(lg, size, l, NULL, 0.0f, net);
-            if (l->mix > 0)
-                softmax_at(lg, size, l, l->scores, cfg->pattern_scale, pattern);
+            softmax_at(lg, size, l, net);
             rj_tree_node *n = &t->node[l->node];
             n->first = t->nedges;
             n->n = l->nmoves;
@@ -644,7 +627,7 @@ void rj_tree_apply(rj_tree *t, const rj_tree_config *cfg, const float *logits, c
                 int32_t e = t->nedges++;
                 t->ex[e] = l->mx[i];
                 t->ey[e] = l->my[i];
-                t->prior[e] = (float)(l->mix > 0 ? (1.0 - l->mix) * net[i] + l->mix * pattern[i] : net[i]);
+                t->prior[e] = (float)net[i];
                 t->visits[e] = t->value[e] = 0.0f;
                 t->proven[e] = 0;
                 t->child[e] = -1;

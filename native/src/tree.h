@@ -16,12 +16,10 @@ struct rj_pending {
     int32_t node;
     int len;                       /* path length = the leaf's ply below the root */
     int nmoves;
-    float mix;                     /* share of the pattern priors (0: the net alone) */
     float fade;                    /* the leaf's net value is multiplied by this (the draw cap) */
     int32_t path_node[RJ_MAX_MOVES];
     int32_t path_edge[RJ_MAX_MOVES];
     int16_t mx[RJ_MAX_MOVES], my[RJ_MAX_MOVES];
-    int32_t scores[RJ_MAX_MOVES];  /* pattern scores by point (only when mix > 0) */
 };
 
 struct rj_tree {
