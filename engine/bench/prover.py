@@ -220,11 +220,10 @@ def render(rows, command: str) -> str:
                    "replay the search's own calls with their budgets (tests/data/utss_calls.jsonl, "
                    "`collect-utss`: 1,060 sampled from 18,985 calls in 12 games against alphabeta); "
                    "`utss-exact` is the same search without the stop at a node's first holding move and "
-                   "without the unprobed last-ply moves, i.e. what `utss` did before the ninth session "
-                   "apart from the leaf and fukumi savings (docs/strength.md compares with the old code). "
+                   "without the unprobed last-ply moves (docs/history.md has what those savings gave). "
                    "The df-pn rows: tests/data/refutations.jsonl holds the positions after the engine's "
-                   "decisive move in each game it lost in a 100-game match against alphabeta (thirteenth "
-                   "session); a win proven there is the refutation the check of the leading move missed.")
+                   "decisive move in each game it lost in a 100-game match against alphabeta "
+                   "(2026-11-25); a win proven there is the refutation the check of the leading move missed.")
 
 
 def main(argv: list[str] | None = None) -> int:

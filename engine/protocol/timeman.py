@@ -12,9 +12,8 @@ from dataclasses import dataclass
 UNLIMITED_MS = 2_147_483_647  # what managers send for "no limit"
 
 # Fixed part of the safety margin: reading the command, answering, flushing, the OS switching
-# processes. The proportional part covers the player's own overshoot checks: over 2,541 moves at
-# 1 s a move (890 ms budgets) the referee saw at most 908 ms (docs/strength.md, twelfth session).
-# It was 15% until then, which left a fifth of every turn unused.
+# processes; the proportional part covers the player's own overshoot checks (docs/history.md has
+# the moves the referee timed).
 MARGIN_S = 0.060
 MARGIN_SHARE = 0.05
 # Never stake more than this share of the remaining match time on one move.

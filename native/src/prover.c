@@ -35,7 +35,7 @@ struct search;
  * ones found by trying each for a VCF; the defences against a quiet move's VCF) cost far more
  * than the node itself. Valid within one proof (`gen`) and for nodes on the same side of the
  * fukumi ply, so a list is the one dfpn_moves would make; a list longer than MC_MOVES is not kept.
- * 2^16 entries of 104 bytes (6.8 MB); docs/benchmarks.md (thirty-fourth session) has the gain. */
+ * 2^16 entries of 104 bytes (6.8 MB). */
 #define MC_BITS 16
 #define MC_MOVES 44
 struct mc_entry {
