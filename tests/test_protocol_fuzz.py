@@ -35,6 +35,12 @@ line = st.one_of(
 ).filter(lambda s: s.strip().split(" ")[0].upper() != "END" if s.strip() else True)
 
 
+def _served(script: str) -> tuple[Session, list[str]]:
+    session, out = Session(PatternPlayer()), io.StringIO()
+    assert serve(session, io.StringIO(script), out) == 0
+    return session, out.getvalue().splitlines()
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(line, max_size=25))
 def test_random_lines_never_break_the_protocol(lines):
@@ -64,3 +70,20 @@ def test_binary_garbage_through_the_real_process():
                 break
         assert engine.bad == []
         assert engine.proc.poll() is None  # still alive
+
+
+block_line = coords.filter(lambda s: s.strip().upper() not in ("DONE", "END"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(line, max_size=15), st.sampled_from(["BOARD", "YXBOARD", "SWAP2BOARD", "yxboard"]),
+       st.lists(block_line, max_size=8), st.sampled_from(["END", "end", "  END  ", "End\r"]))
+def test_end_ends_the_engine_wherever_it_arrives(before, block, data, end):
+    """After any lines, END inside an unfinished block ends the session: the lines after it
+    (a new game and a move asked for) get no reply, so the output is that of the input cut at END."""
+    head = before + ["DONE", "START 15", block] + data + [end]
+    session, replies = _served("\n".join(head + ["START 15", "BEGIN", "ABOUT"]) + "\n")
+    assert session.ended
+    _, cut = _served("\n".join(head) + "\n")
+    assert replies == cut
+    assert all(PROTOCOL_LINE.match(r) for r in replies)

@@ -172,3 +172,15 @@ def test_console_script_speaks_the_protocol():
         assert engine.ask("START 15") == "OK"
         move, _ = engine.move("BEGIN")
         assert move == (7, 7)
+
+
+@pytest.mark.parametrize("block, lines", [("BOARD", ["7,7,1", "8,8,2"]), ("YXBOARD", ["7,7,1"]),
+                                          ("SWAP2BOARD", ["7,7"])])
+def test_end_inside_a_block_ends_the_process(block, lines):
+    """The manager's END reaches an engine that is still reading a block (its stdin left open):
+    the process exits at once, without a reply."""
+    with EngineProcess(PATTERN) as engine:
+        assert engine.ask("START 15") == "OK"
+        engine.send(block, *lines, "END")
+        assert engine.proc.wait(10) == 0
+        assert engine.bad == []

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine import __version__, paths
-from engine.protocol import memory
 from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
 from engine.players import Limits, Player
+from engine.protocol import memory
 from engine.protocol.commands import ProtocolError, parse_int64, parse_xy, parse_xyf, split_command
 from engine.protocol.timeman import TimeControl, bankable, budget
 
@@ -76,7 +76,11 @@ class Session:
         if received is None:
             received = self.clock()
         if self.block is not None:  # inside BOARD / YXBOARD / SWAP2BOARD
-            if line.upper() != "DONE":
+            word = line.upper()
+            if word == "END":  # a manager may end the engine at any time: the block is dropped
+                self.block, self.block_lines, self.ended = None, [], True
+                return []
+            if word != "DONE":
                 self.block_lines.append(line)
                 return []
             cmd, arg, handler = self.block, "", self._finish_block
@@ -112,10 +116,17 @@ class Session:
         self.player.new_game()
 
     def _cmd_start(self, arg: str, received: float) -> list[str]:
+        """START n, or START w h as Yixin-Board sends it (width and height: square boards only)."""
+        words = arg.split()
         try:
-            size = parse_int64(arg)
+            sizes = [parse_int64(w) for w in words]
         except ProtocolError:
-            raise ProtocolError(f"bad START parameter {arg.strip()!r}") from None
+            sizes = []
+        if len(sizes) not in (1, 2):
+            raise ProtocolError(f"bad START parameter {arg.strip()!r}: expected the board size")
+        if len(sizes) == 2 and sizes[0] != sizes[1]:
+            raise ProtocolError(f"rectangular boards are not supported ({sizes[0]}x{sizes[1]})")
+        size = sizes[0]
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ProtocolError(f"unsupported board size {size}: this engine plays {MIN_SIZE} to {MAX_SIZE}")
         self._new_board(size)
