@@ -115,6 +115,19 @@ def test_statistics_hand_computed():
     assert elo(1.0) == math.inf and elo(0.0) == -math.inf
 
 
+def test_a_clean_sweep_still_has_a_finite_bound():
+    """All games won: the point estimate is infinite, but Wilson's lower bound, n / (n + z^2) as a
+    score, is finite and rises with the games; all lost mirrors it; all drawn brackets 0."""
+    for n in (8, 24):
+        e, lo, hi = elo_interval(Tally(wins=n))
+        assert e == math.inf and hi == math.inf
+        assert lo == pytest.approx(elo(n / (n + 1.959964 ** 2)))
+        assert elo_interval(Tally(losses=n))[1:] == (-math.inf, pytest.approx(-lo))
+    assert elo_interval(Tally(wins=24))[1] > elo_interval(Tally(wins=8))[1] > 0
+    e, lo, hi = elo_interval(Tally(draws=10))
+    assert e == 0 and lo < 0 < hi and lo == pytest.approx(-hi)
+
+
 def test_openskill_orders_a_gauntlet():
     r = ratings(["a", "b", "c"], [("a", "b", 1.0)] * 6 + [("b", "c", 1.0)] * 6 + [("a", "c", 1.0)] * 6)
     assert r["a"][0] > r["b"][0] > r["c"][0]

@@ -51,8 +51,16 @@ def score_stdev(t: Tally) -> float:
 
 
 def elo_interval(t: Tally, z: float = 1.959964) -> tuple[float, float, float]:
-    """Elo difference and its 95% interval, from the score's normal approximation."""
+    """Elo difference and its 95% interval, from the score's normal approximation. Where every
+    game ended alike (all won, all lost or all drawn) that approximation has no spread, so the
+    bound on the open side is Wilson's score interval, which stays finite."""
     s = t.score
+    if t.games and score_stdev(t) == 0:
+        n, z2 = t.games, z * z
+        centre = (s + z2 / (2 * n)) / (1 + z2 / n)
+        half = z * math.sqrt(s * (1 - s) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+        return elo(s), elo(0.0 if s == 0 else lo), elo(1.0 if s == 1 else hi)
     half = z * score_stdev(t) / math.sqrt(t.games) if t.games else 0.0
     return elo(s), elo(max(0.0, s - half)), elo(min(1.0, s + half))
 

@@ -3,7 +3,9 @@
     Piskvorky 15x15, 11:11, 0     header: the board size (the rest is the GUI's)
     8,9,0                         one line a move: x,y (1-based), milliseconds used (0: opening stone)
     ...
-    -1                            then, optionally, the engines' names (black's first) and more lines
+    BLACK.zip                     then, optionally, the engines' names (black's first; the match
+    WHITE.zip                     runner and Piskvork write a -1 line before them),
+    -1                            a -1 line, and what else the writer adds (Gomocup: the league's tag)
 
 A record that does not follow it is refused with a ValueError naming the line, never half-read."""
 from __future__ import annotations
@@ -35,8 +37,9 @@ def dumps(size: int, opening: list[tuple[int, int]], moves: list[tuple[int, int,
 
 
 def loads(text: str) -> PsqRecord:
-    """Parses a record; raises ValueError for a missing header, a malformed or off-board move line
-    or a point played twice (the legality of the moves under a rule is the caller's to check)."""
+    """Parses a record; raises ValueError for a missing header or a malformed or off-board move
+    line. The moves' legality under a rule is the caller's to judge: a referee's record ends with
+    the move that lost the game, an occupied point or a foul included."""
     lines = text.splitlines()
     if not lines:
         raise ValueError("empty record")
@@ -46,29 +49,46 @@ def loads(text: str) -> PsqRecord:
     width, height = int(m.group(1)), int(m.group(2))
     if width != height or not 5 <= width <= 32:
         raise ValueError(f"line 1: board {width}x{height} (square boards of 5..32 only)")
-    record, seen = PsqRecord(width), set()
+    record = PsqRecord(width)
     for i, line in enumerate(lines[1:], start=2):
         line = line.strip()
-        if line == "-1":
-            for name in lines[i:]:
-                if name.strip() == "-1":
-                    break
-                record.names.append(name.strip())
+        if not line:
+            continue
+        if line == "-1" or not _looks_like_a_move(line):
+            record.names = _names(lines[i - 1:])
             return record
         parts = line.split(",")
         if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-            if not line:
-                continue
             raise ValueError(f"line {i}: not a move line 'x,y,ms': {line[:40]!r}")
         x, y, ms = (int(p) for p in parts)
-        if not (1 <= x <= width and 1 <= y <= width) or ms < 0:
-            raise ValueError(f"line {i}: move {x},{y} off the {width}x{width} board" if ms >= 0
-                             else f"line {i}: negative time {ms}")
-        if (x, y) in seen:
-            raise ValueError(f"line {i}: point {x},{y} played twice")
-        seen.add((x, y))
+        if not (1 <= x <= width and 1 <= y <= width):
+            raise ValueError(f"line {i}: move {x},{y} off the {width}x{width} board")
+        if ms < 0:
+            raise ValueError(f"line {i}: negative time {ms}")
         record.moves.append((x - 1, y - 1, ms))
-    return record  # a record cut before its -1 keeps the moves it has (the referee may stop there)
+    return record  # a record cut after its moves (the referee may stop there) keeps them
+
+
+def _looks_like_a_move(line: str) -> bool:
+    """Move lines start with a number and a comma; anything else ends the moves (the trailer of
+    names and tags). A line that starts like a move but is not one is an error, not a name."""
+    head = line.split(",", 1)[0].strip()
+    return "," in line and head.lstrip("-").isdigit()
+
+
+def _names(trailer: list[str]) -> list[str]:
+    """The engines' names: Gomocup's referee writes them right after the moves and ends them with
+    -1 (a tag line follows); the match runner and Piskvork put a -1 first."""
+    rest = [t.strip() for t in trailer]
+    if rest and rest[0] == "-1":
+        rest = rest[1:]
+    names = []
+    for t in rest:
+        if t == "-1":
+            break
+        if t:
+            names.append(t)
+    return names
 
 
 def read(path: str | Path) -> PsqRecord:
