@@ -34,7 +34,7 @@ def test_bad_rule_raises(rule):
 
 
 @pytest.mark.parametrize("bits, rule", [(0, Rule.FREESTYLE), (1, Rule.STANDARD), (4, Rule.RENJU), (6, Rule.RENJU),
-                                        (5, Rule.RENJU), (8, Rule.CARO), (9, Rule.CARO_EXACT), (2, Rule.FREESTYLE),
+                                        (5, Rule.RENJU), (8, Rule.CARO), (9, Rule.CARO_EXACT), (2, Rule.RENJU),
                                         (3, Rule.STANDARD), (12, Rule.RENJU)])
 def test_gomocup_rule_bitmask(bits, rule):
     assert Rule.from_gomocup(bits) == rule

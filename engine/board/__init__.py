@@ -43,10 +43,12 @@ class Rule(enum.IntEnum):
     @classmethod
     def from_gomocup(cls, bits: int) -> Rule:
         """Decode Gomocup's `INFO rule` bitmask: renju when bit 4 is set, then caro (bit 8, exact
-        five when bit 1 is also set), then standard (bit 1); bit 2 (continuous game) is ignored."""
+        five when bit 1 is also set), then standard (bit 1); bit 2 (continuous game) is ignored,
+        except that 2 alone is renju: Yixin-Board sends 0, 1 and 2 for freestyle, standard and
+        renju (Rapfi reads it so too), and Gomocup's managers never send the continuous bit alone."""
         if bits < 0:
             raise BoardError(f"bad rule value {bits}")
-        if bits & 4:
+        if bits & 4 or bits == 2:
             return cls.RENJU
         if bits & 8:
             return cls.CARO_EXACT if bits & 1 else cls.CARO
