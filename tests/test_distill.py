@@ -1,5 +1,6 @@
-"""Self-distillation of the symmetries (engine.train.distill): the teacher's targets are the mean
-over the 8 symmetries (so they turn with the board), and fitting moves a student towards them."""
+"""Distillation (engine.train.distill): the teacher's targets are the mean over the 8 symmetries
+(so they turn with the board), fitting moves a student towards them, and search targets replace
+the teacher's at their positions."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from engine.board.symmetry import transform  # noqa: E402
 from engine.train import distill  # noqa: E402
 from engine.train.buffer import ReplayBuffer  # noqa: E402
 from engine.train.config import NetConfig  # noqa: E402
-from engine.train.model import PolicyValueNet, export_onnx, truncated  # noqa: E402
+from engine.train.model import PolicyValueNet, export_onnx  # noqa: E402
 
 N = 9
 
@@ -149,20 +150,3 @@ def test_distill_runs_end_to_end_with_search_targets(tmp_path):
     assert side["held_out"] == 3 and len(side["validation"]) == 2
     assert out.exists() and out.with_suffix(".pt").exists()
 
-
-def test_a_truncated_student_keeps_the_first_blocks_and_equals_a_net_without_the_rest():
-    torch.manual_seed(4)
-    net = PolicyValueNet(NetConfig(channels=8, blocks=3)).eval()
-    small = truncated(net, 2).eval()
-    assert small.cfg.blocks == 2 and len(small.blocks) == 2
-    x = torch.from_numpy(_planes(4, seed=5)).float()
-    with torch.no_grad():  # the same computation as the big net with its last block skipped
-        h = net.blocks[:2](net.stem(x * net.plane_mask))
-        want = net.policy(h).flatten(1)
-        got, _ = small(x)
-    assert torch.allclose(got, want, atol=1e-6)
-    with torch.no_grad():
-        full, _ = net(x)
-    assert not torch.allclose(got, full, atol=1e-3)  # the dropped block did change the outputs
-    with pytest.raises(ValueError):
-        truncated(net, 4)

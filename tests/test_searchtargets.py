@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.board import Board, Color, Rule
+from engine.board import Board, Rule
 from engine.search.player import MCTSPlayer
 from engine.train import searchtargets
-from engine.train.searchtargets import positions_of, positions_of_targets, root_targets, search_target, stones_of_planes
+from engine.train.searchtargets import positions_of, root_targets, search_target
 
 
 def _game(opening, moves, winner):
@@ -69,44 +69,12 @@ def test_moves_proven_lost_lose_their_visits_and_values():
     assert value == -1.0 and policy[3] == 1.0 and policy.sum() == 1.0
 
 
-def test_planes_give_back_their_position():
-    # a game of legal random moves: every position's planes, rebuilt as stones, give the same planes
-    rng = np.random.default_rng(3)
-    board, planes = Board(15, Rule.RENJU), []
-    while board.stone_count < 40 and not board.game_over:
-        planes.append(board.planes().astype(np.uint8))
-        legal = board.legal_moves()
-        board.play(*legal[rng.integers(len(legal))])
-    stones = stones_of_planes(np.stack(planes))
-    for st, p in zip(stones, planes):
-        assert len(st.black) - len(st.white) == (st.to_move == Color.WHITE)  # white to move after black's stone
-        assert np.array_equal(st.board().planes().astype(np.uint8), p)
-
-
-def test_earlier_targets_are_searched_again_before_the_new_positions():
-    games = [_game(VARIED, MOVES, "white")]
-    first = searchtargets.build(games, None, 30.0, (6, 7), "varied", workers=1)  # the heuristic evaluator
-    earlier = positions_of_targets({k: first[k] for k in ("planes", "z", "game")}, first_game=0)
-    assert [z for _, _, z in earlier] == list(first["z"]) and {g for g, _, _ in earlier} == {0}
-    again = searchtargets.build(games + [_game(STANDARD, MOVES, "black")], None, 30.0, (6, 8), "all",
-                                workers=1, earlier=earlier)
-    # the two earlier positions first; of the matches' positions only those not among them are new:
-    # the varied game's 8-stone one and the standard game's 6 and 7 (its games after the earlier ones)
-    assert np.array_equal(again["planes"][:2], first["planes"])
-    assert list(again["game"]) == [0, 0, 1, 2, 2] and list(again["z"]) == [-1.0, 1.0, -1.0, 1.0, -1.0]
-    assert np.allclose(again["policy"].sum(1), 1.0, atol=1e-5)
-
-
-def test_a_spent_budget_keeps_the_positions_searched_with_their_own_results():
+def test_build_searches_every_picked_position_with_its_game_and_result():
     games = [_game(VARIED, MOVES, "white"), _game(STANDARD, MOVES, "black")]
-    whole = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1)
-    assert len(whole["z"]) == 8
-    # shuffled: the same positions in another order, each row still with its own game and result
-    mixed = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1, shuffle=3)
-    rows = {p.tobytes(): (g, z) for p, g, z in zip(whole["planes"], whole["game"], whole["z"])}
-    assert not np.array_equal(mixed["planes"], whole["planes"])
-    assert {p.tobytes(): (g, z) for p, g, z in zip(mixed["planes"], mixed["game"], mixed["z"])} == rows
-    # a budget already spent when the first position comes back: that position alone is kept
-    cut = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1, budget_s=1e-3, shuffle=3)
-    assert len(cut["z"]) == 1 and len(cut["planes"]) == len(cut["policy"]) == len(cut["value"]) == 1
-    assert rows[cut["planes"][0].tobytes()] == (cut["game"][0], cut["z"][0])
+    picked = positions_of(games, (5, 9), "all")
+    data = searchtargets.build(games, None, 30.0, (5, 9), "all", workers=1)  # the heuristic evaluator
+    assert len(data["z"]) == len(picked) == 8
+    assert list(data["game"]) == [g for g, _, _ in picked] and list(data["z"]) == [z for _, _, z in picked]
+    for planes, (_, moves, _) in zip(data["planes"], picked):
+        assert np.array_equal(planes, Board.from_moves(list(moves), rule=Rule.RENJU).planes().astype(np.uint8))
+    assert np.allclose(data["policy"].sum(1), 1.0, atol=1e-5) and (np.abs(data["value"]) <= 1.0).all()

@@ -1,6 +1,7 @@
-"""The training pipeline: symmetries, the replay buffer, the learner's KL control, the config
-flags, the ablation switches, export checked against torch, and a tiny end-to-end run whose model
-the engine then loads and plays."""
+"""The training pipeline: symmetries, the replay buffer, the learner's KL control and loss, the
+config flags, the ablation switches, export checked against torch and unfolded back, a run started
+from unfolded weights, the value check, and a tiny end-to-end run whose model the engine then
+loads and plays."""
 from __future__ import annotations
 
 import argparse
@@ -97,17 +98,6 @@ def test_buffer_takes_half_from_the_newest_generation(tmp_path):
     assert len(again) == len(buf) == 1050 and again.newest == 1
 
 
-def test_buffer_newest_half_can_span_several_generations():
-    buf = ReplayBuffer(capacity_games=100, recent=2)
-    for gen, value in ((0, 0.0), (1, 1.0), (2, 2.0)):
-        for _ in range(5):
-            buf.add(gen, fake_game(40, value))
-    batch = buf.sample(6000, np.random.default_rng(0))
-    assert (batch["value"] == 0.0).mean() == pytest.approx(0.5, abs=1e-9)  # the older half: generation 0
-    assert (batch["value"] >= 1.0).mean() == pytest.approx(0.5, abs=1e-9)  # the newest two share the rest
-    assert 0.2 < (batch["value"] == 1.0).mean() < 0.3
-
-
 def test_buffer_drops_the_oldest_games():
     buf = ReplayBuffer(capacity_games=3)
     for g in range(5):
@@ -141,21 +131,6 @@ def test_learner_rate_multiplier_stops_at_its_cap():
     assert learner.lr_mult == 2.0 and s.lr == pytest.approx(2e-6)
 
 
-def test_learner_weight_average_trails_the_raw_weights():
-    torch.manual_seed(0)
-    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
-    start = {k: v.clone() for k, v in net.state_dict().items()}
-    learner = Learner(net, LearnConfig(lr=1e-2, kl_target=10.0, ema_decay=0.9, epochs_per_batch=1))
-    learner.step(batch_of(), np.random.default_rng(0))
-    raw, avg = net.state_dict(), learner.played.state_dict()
-    for name, _ in net.named_parameters():  # one step: 0.9 of the start, 0.1 of the new weights
-        assert torch.allclose(avg[name], 0.9 * start[name] + 0.1 * raw[name], atol=1e-6)
-    assert not torch.equal(avg["stem.0.weight"], raw["stem.0.weight"])
-    assert torch.equal(avg["stem.1.running_mean"], raw["stem.1.running_mean"])  # statistics: current
-    plain = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig())
-    assert plain.played is plain.net
-
-
 def test_learner_fits_a_batch():
     torch.manual_seed(0)
     learner = Learner(PolicyValueNet(NetConfig(channels=8, blocks=1)), LearnConfig(lr=3e-3, kl_target=10.0))
@@ -164,6 +139,29 @@ def test_learner_fits_a_batch():
     for i in range(30):
         last = learner.step(batch, np.random.default_rng(i)).loss
     assert last < first
+
+
+def test_settled_weight_scales_only_the_value_only_samples():
+    from engine.train.learner import losses
+
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    data = batch_of(n=8, size=9)
+    data["has_policy"][4:] = False
+    x, p = torch.from_numpy(data["planes"].astype(np.float32)), torch.from_numpy(data["policy"].astype(np.float32))
+    has_p = torch.from_numpy(data["has_policy"])
+    z = torch.where(has_p, torch.full((8,), 0.5), torch.full((8,), -1.0))
+    moved = torch.where(has_p, z, torch.ones_like(z))  # only the value-only targets change
+    p2 = p.clone()
+    p2[4:] = 1.0 / 81
+    with torch.no_grad():
+        def loss(part, policy, values, weight):
+            return float(losses(net, x, policy, values, has_p, weight)[part])
+
+        assert loss(1, p, z, 0.0) == pytest.approx(loss(1, p, moved, 0.0))
+        assert loss(1, p, z, 1.0) != pytest.approx(loss(1, p, moved, 1.0))
+        # The policy loss ignores value-only samples whatever their (empty) policy says.
+        assert loss(0, p, z, 1.0) == pytest.approx(loss(0, p2, z, 1.0))
 
 
 def test_config_flags_override_nested_fields():
@@ -242,26 +240,6 @@ def test_selfplay_game_records_targets():
         movers = np.array(rec.movers)
         assert (a["value"][(movers == rec.winner) & np.isnan(rec.exact)] == 1.0).all()
 
-
-
-
-def test_searched_values_blend_into_the_result_targets_but_not_into_proven_ones():
-    cfg = SelfPlayConfig(size=9, playouts=24, max_moves=40)
-    rec = play_game(HeuristicEvaluator(), cfg, seed=3)
-    searched = np.array(rec.searched)
-    has_q = ~np.isnan(searched)
-    assert has_q.any() and (np.abs(searched[has_q]) <= 1.0).all()
-    # the root's value is only for the positions the search played, never for value-only samples
-    assert not has_q[~rec.arrays()["has_policy"]].any()
-    plain, blended = rec.arrays(), rec.arrays(q_weight=0.25)
-    exact = ~np.isnan(np.array(rec.exact))
-    mixed = has_q & ~exact
-    np.testing.assert_allclose(blended["value"][mixed], 0.75 * plain["value"][mixed] + 0.25 * searched[mixed],
-                               atol=1e-6)
-    np.testing.assert_array_equal(blended["value"][~mixed], plain["value"][~mixed])
-    np.testing.assert_array_equal(rec.arrays(q_weight=1.0)["value"][mixed], searched[mixed].astype(np.float32))
-
-
 def test_selfplay_can_start_from_a_set_of_openings(tmp_path):
     from engine.match.openings import renju26
 
@@ -284,61 +262,6 @@ def test_selfplay_can_start_from_a_set_of_openings(tmp_path):
         rec = play_game(HeuristicEvaluator(), SelfPlayConfig(size=9, playouts=8, max_moves=6,
                                                              openings=str(f), opening_vary=0.0), seed=seed)
         assert rec.moves[:3] == [(4, 4), (4, 5), (5, 3)]
-
-
-@pytest.mark.parametrize("seed, colour", [(4, 1), (5, 2)])
-def test_games_against_a_baseline_record_its_moves_and_our_visits(seed, colour):
-    """The baseline plays its colour (by the seed's parity); its positions carry its move as a
-    one-hot target, ours the search's visits; the game is legal and ends with a result."""
-    from engine.players.baselines import GreedyPlayer
-
-    class Recorder(GreedyPlayer):
-        def __init__(self):
-            super().__init__()
-            self.played = []
-
-        def choose(self, board, limits):
-            move = super().choose(board, limits)
-            self.played.append((board.to_move, move))
-            return move
-
-    opp = Recorder()
-    cfg = SelfPlayConfig(size=9, playouts=24, max_moves=40, opponent_ms=5)
-    rec = play_game(HeuristicEvaluator(), cfg, seed=seed, opponent=opp)
-    assert rec.opponent_color == colour and opp.played
-    assert all(int(c) == colour for c, _ in opp.played)
-    a, movers = rec.arrays(), np.array(rec.movers)
-    pol = a["policy"].astype(np.float32)
-    theirs = (movers == colour) & a["has_policy"]
-    assert theirs.sum() == len(opp.played)
-    assert (pol[theirs].max(1) == 1.0).all()
-    n = 9
-    played = [m[1] * n + m[0] for _, m in opp.played]
-    assert list(pol[theirs].argmax(1)) == played
-    ours = (movers != colour) & a["has_policy"]
-    assert ours.any() and (pol[ours].max(1) < 1.0).any()  # visit spreads, not one-hot moves
-    board = Board(9, Rule.RENJU)
-    for m in rec.moves:
-        assert board.is_legal(*m)
-        board.play(*m)
-
-
-def test_selfplay_iteration_plays_the_configured_share_against_the_baseline(tmp_path):
-    from engine.train.report import write_report
-    from engine.train.run import Run
-
-    cfg = RunConfig(run=str(tmp_path / "run"), iterations=1, games=4, workers=1, inference="local")
-    cfg.net = NetConfig(channels=8, blocks=1)
-    cfg.play = SelfPlayConfig(size=9, playouts=12, max_moves=30, opponent="greedy", opponent_share=0.5,
-                              opponent_ms=5)
-    cfg.learn = LearnConfig(batch=8, steps=1)
-    Run(cfg).loop()
-    entry = json.loads((tmp_path / "run" / "log.jsonl").read_text().splitlines()[0])
-    out = entry["selfplay"]
-    assert out["versus"]["opponent"] == "greedy" and out["versus"]["games"] == 2 and out["games"] == 4
-    assert 0.0 <= out["versus"]["score"] <= 1.0
-    report = write_report(tmp_path / "run").read_text()
-    assert f"greedy {out['versus']['score']:.3f} (2 games in training)" in report
 
 
 def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
@@ -385,6 +308,112 @@ def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):
     np.testing.assert_allclose(v1.numpy(), v0.numpy(), atol=1e-4)
     assert float((p2 - p1).abs().mean()) < 0.1 * float(p1.abs().mean())  # the calibration positions' own statistics
     assert verify_onnx(back, path, 9) < 1e-4
+
+
+def test_a_run_starts_from_an_unfolded_net_with_its_source_runs_games(tmp_path):
+    """unfold writes torch weights naming the run whose positions calibrated them; a new run with
+    `init` starts from those weights, that run's games as older generations."""
+    from engine.train import unfold
+    from engine.train.run import Run
+
+    source = tmp_path / "source"
+    source.mkdir()
+    cfg = RunConfig(run=str(source))
+    cfg.net, cfg.play.size = NetConfig(channels=8, blocks=1), 9
+    (source / "config.json").write_text(cfg.to_json())
+    buf = ReplayBuffer(100)
+    rng = random.Random(1)
+    for g in range(4):
+        planes = np.stack([random_game(rng, Rule.RENJU, 4 + i, size=9).planes() for i in range(8)]).astype(np.uint8)
+        buf.add(g, {"planes": planes, "policy": np.full((8, 81), 1 / 81, np.float16),
+                    "value": np.zeros(8, np.float32), "has_policy": np.ones(8, bool)})
+    buf.save(source / "buffer.npz")
+    torch.manual_seed(0)
+    net = PolicyValueNet(cfg.net)
+    with torch.no_grad():  # a trained net's BatchNorms (a fresh net's equal biases are exported as one)
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-1, 1), m.running_var.uniform_(0.5, 2), m.bias.uniform_(-0.5, 0.5)
+    export_onnx(net, tmp_path / "net.onnx", 9)
+    pt = tmp_path / "net.pt"
+    assert unfold.main([str(tmp_path / "net.onnx"), "--run", str(source), "--out", str(pt), "--positions", "32"]) == 0
+    new = RunConfig(run=str(tmp_path / "next"), init=str(pt))
+    new.net, new.play.size = NetConfig(channels=8, blocks=1), 9
+    started = Run(new)
+    assert started.state["trained"] and len(started.buffer.games) == 4
+    assert [g for g, _ in started.buffer.games] == [-4, -3, -2, -1]  # below this run's own generations
+    saved = torch.load(pt, weights_only=False)["net"]
+    assert all(torch.equal(v, saved[k]) for k, v in started.net.state_dict().items())
+    assert verify_onnx(started.net, tmp_path / "next" / "models" / "iter0000.onnx", 9) < 1e-4
+    assert Run(new).state["init"] == str(pt)  # resumed, not started again
+    wrong = RunConfig(run=str(tmp_path / "wrong"), init=str(pt))
+    with pytest.raises(ValueError, match="net"):
+        Run(wrong)  # a 32x3 run cannot start from an 8x1 net
+
+
+def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
+    from engine.board import Color
+    from engine.train import valuecheck
+
+    moves = list(random_game(random.Random(4), Rule.RENJU, 40).moves)
+    results = [{"opening": [list(m) for m in moves[:3]], "moves": [[x, y, 0] for x, y in moves[3:]],
+                "winner": "black"},
+               {"opening": [], "moves": [[7, 7, 0]], "winner": None}]  # a draw: skipped
+    planes, z = valuecheck.match_positions(results, every=2)
+    assert len(z) == (len(moves) - 1) // 2
+    # After an even number of stones black is to move, and black won.
+    board = Board(15, Rule.RENJU)
+    expected, boards = [], []
+    for i, (x, y) in enumerate(moves[:-1]):
+        board.play(x, y)
+        if (i + 1) % 2 == 0:
+            expected.append(1.0 if board.to_move == Color.BLACK else -1.0)
+            boards.append(board.copy())
+    assert z.tolist() == expected and set(z.tolist()) == {1.0}
+    # Filters: positions by stone count, games by the size of their opening.
+    _, z_mid = valuecheck.match_positions(results, every=2, stones=(10, 20))
+    assert len(z_mid) == sum(1 for n in range(2, len(moves), 2) if 10 <= n <= 20)
+    _, z_none = valuecheck.match_positions(results, every=2, opening_stones=5)
+    assert len(z_none) == 0
+    # check() = the ONNX evaluator's values, summarised.
+    torch.manual_seed(0)
+    path = tmp_path / "v.onnx"
+    export_onnx(PolicyValueNet(NetConfig(channels=8, blocks=1)), path, 15)
+    got = valuecheck.check(path, planes, z)
+    values = ONNXEvaluator(path).evaluate(boards)[1]
+    assert got.positions == len(boards)
+    assert got.mean == pytest.approx(float(values.mean()), abs=1e-5)
+    assert got.agreement == pytest.approx(float(np.mean(np.sign(values) == z)))
+    assert got.decisive == pytest.approx(float(np.abs(values).mean()), abs=1e-5)
+
+
+def test_value_check_on_a_buffer_scores_held_out_decided_games_with_their_policy(tmp_path):
+    from engine.train import valuecheck
+
+    rng = np.random.default_rng(0)
+    buf = ReplayBuffer(100)
+    for i in range(30):
+        policy = rng.random((6, 81)).astype(np.float16)
+        buf.add(i, {"planes": (rng.random((6, FEATURE_PLANES, 9, 9)) < 0.2).astype(np.uint8),
+                    "policy": policy / policy.sum(1, keepdims=True),
+                    "value": np.array([1, -1, 0, 1, -1, 1], np.float32),
+                    "has_policy": np.array([True] * 5 + [False])})  # the last: a value-only sample
+    buf.save(tmp_path / "buffer.npz")
+    planes, z, policy = valuecheck.buffer_positions(tmp_path / "buffer.npz", min_generation=5)
+    assert len(z) == 2 * 4  # games 10 and 20 held out; the draw and the value-only sample dropped
+    assert sorted(z.tolist()) == [-1.0] * 4 + [1.0] * 4
+    with pytest.raises(ValueError):
+        valuecheck.buffer_positions(tmp_path / "buffer.npz", min_generation=25)
+    torch.manual_seed(0)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    export_onnx(net, tmp_path / "v.onnx", 9)
+    got = valuecheck.check(tmp_path / "v.onnx", planes, z, policy)
+    with torch.no_grad():
+        logits, v = net.eval()(torch.from_numpy(planes))
+    expected = -(torch.from_numpy(policy) * torch.log_softmax(logits, 1)).sum(1).mean()
+    assert got.policy_loss == pytest.approx(float(expected), abs=1e-4)
+    assert got.top1 == pytest.approx(float((logits.argmax(1) == torch.from_numpy(policy).argmax(1)).float().mean()))
+    assert got.mse == pytest.approx(float(((v - torch.from_numpy(z)) ** 2).mean()), abs=1e-5)
 
 
 def test_a_time_budget_cuts_self_play_and_stops_the_run(tmp_path):

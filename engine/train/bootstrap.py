@@ -1,10 +1,13 @@
 """A bootstrap for self-play: games of the alphabeta baseline against itself (varied by random
 openings and a few random early moves) give the first policy targets (the teacher's move) and
-value targets (the result; its proven VCF wins exactly). Self-play then takes over from the net
-trained on them — the whole chain stays reproducible from this repository.
+value targets (the result; its proven VCF wins exactly), so that self-play starts from a net that
+already plays like the teacher. Self-play then takes over from it (v1's first two steps):
 
-    python -m engine.train.bootstrap --run runs/r2 --games 400 --ms 60 --steps 300
-    python -m engine.train --run runs/r2 --iterations 20        # self-play continues from it
+    python -m engine.train.bootstrap --run runs/r2 --teacher-games 400 --ms 60 --bootstrap-steps 300 \
+        --kl-target 0.1 --seed 5
+    python -m engine.train --run runs/r2 --iterations 12 --games 96 --steps 80 --kl-target 0.02
+
+A bootstrap's buffer also calibrates `engine.train.unfold` and anchors `engine.train.distill`.
 """
 from __future__ import annotations
 
@@ -20,11 +23,18 @@ from tqdm import tqdm
 from engine.board import FEATURE_PLANES, Board, Color, Result
 from engine.players import Limits
 from engine.train.config import RunConfig, SelfPlayConfig, add_arguments, apply_overrides
-from engine.train.selfplay import GameRecord, _add, _opening, one_hot
+from engine.train.selfplay import GameRecord, _add, _opening
 
 log = logging.getLogger("pbrain.train")
 EXPLORE = 0.15  # chance of a random nearby move instead of the teacher's, in the early game
 EXPLORE_UNTIL = 16  # stones
+
+
+def one_hot(move: tuple[int, int], n: int) -> np.ndarray:
+    """A policy target putting all its mass on the teacher's move."""
+    target = np.zeros(n * n, dtype=np.float32)
+    target[move[1] * n + move[0]] = 1.0
+    return target
 
 
 def teacher_game(args: tuple[SelfPlayConfig, int, int]) -> GameRecord:

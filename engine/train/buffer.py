@@ -1,6 +1,6 @@
 """The replay buffer: the last `capacity` games' samples; each batch takes half from the newest
-`recent` generations' games and half from older ones (all from the newest while nothing older
-exists)."""
+generation's games and half from older ones (all from the newest while nothing older exists), so
+that the newest games weigh as much as the rest of the buffer together."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,18 +8,17 @@ from pathlib import Path
 import numpy as np
 
 KEYS = ("planes", "policy", "value", "has_policy")
-HOLDOUT_EVERY = 10  # refit and valuecheck hold out every 10th stored game
+HOLDOUT_EVERY = 10  # distill and valuecheck hold out every 10th game
 
 
 def is_held_out(index: int) -> bool:
-    """Whether the buffer's `index`-th game is held out of refitting (kept for validation)."""
+    """Whether the `index`-th game is held out of fitting (kept for validation)."""
     return index % HOLDOUT_EVERY == 0
 
 
 class ReplayBuffer:
-    def __init__(self, capacity_games: int, recent: int = 1) -> None:
+    def __init__(self, capacity_games: int) -> None:
         self.capacity = capacity_games
-        self.recent = recent  # generations that count as "newest" for the half-batch
         self.games: list[tuple[int, dict[str, np.ndarray]]] = []  # (generation, arrays)
         self._cache: tuple[dict[str, np.ndarray], np.ndarray] | None = None
 
@@ -44,7 +43,7 @@ class ReplayBuffer:
 
     def sample(self, batch: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
         data, gens = self._flat()
-        is_new = gens > self.newest - self.recent
+        is_new = gens == self.newest
         new, old = np.nonzero(is_new)[0], np.nonzero(~is_new)[0]
         if len(old) == 0:
             idx = rng.choice(new, batch)
@@ -62,8 +61,8 @@ class ReplayBuffer:
         np.savez_compressed(path, count=np.array(len(self.games)), **arrays)
 
     @classmethod
-    def load(cls, path: Path, capacity_games: int, recent: int = 1) -> ReplayBuffer:
-        buf = cls(capacity_games, recent)
+    def load(cls, path: Path, capacity_games: int) -> ReplayBuffer:
+        buf = cls(capacity_games)
         with np.load(path) as f:
             for i in range(int(f["count"])):
                 buf.add(int(f[f"gen{i}"]), {k: f[f"{k}{i}"] for k in KEYS})

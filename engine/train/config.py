@@ -13,7 +13,7 @@ from pathlib import Path
 class NetConfig:
     channels: int = 32
     blocks: int = 3
-    threat_planes: bool = True  # False: planes 5-7 (attack, defence, live-two points) are zeroed
+    threat_planes: bool = True  # False (an ablation): planes 5-7 (attack, defence, live-two points) are zeroed
 
 
 @dataclass
@@ -25,28 +25,17 @@ class SelfPlayConfig:
     dirichlet_alpha: float = 0.15
     dirichlet_eps: float = 0.25
     random_opening: int = 2  # plies played at random near the centre before the search takes over
-    # Start from a set of openings instead (a shipped set's name, "renju26", or a file): the
-    # positions a match or tournament starts from. Each game takes one by its seed, and with
-    # probability `opening_vary` two more random stones next to it (as a match varies openings
-    # it has used up). The match's varied openings are where the net's early values go most
-    # wrong (docs/training.md). "": the random start above.
+    # Start from a set of openings instead (a shipped set's name, "renju26", or a file), each game
+    # one by its seed and, with probability `opening_vary`, two more random stones next to it, as
+    # a match varies them: the positions matches start from, which a random start rarely reaches.
+    # "": the random start above.
     openings: str = ""
     opening_vary: float = 0.5
-    # Value targets as (1 - q_weight) * result + q_weight * the root's searched value, for the
-    # positions the search played (proven values stay exact): the result of a game decided
-    # many moves later says little about an opening position, the search's value is less noisy.
-    q_weight: float = 0.0
-    utss: bool = True
-    move_filter: bool = True
+    utss: bool = True  # False: an ablation
+    move_filter: bool = True  # False: an ablation
     bootstrap_heuristic: bool = True  # until the first net exists, self-play uses the heuristic evaluator
     resign_proven: bool = True  # a proven root ends the game with its exact result
     max_moves: int = 200
-    # Games against a tactical baseline among each iteration's games: our moves get the search's
-    # visits as targets, the opponent's its move; every position the result. Self-play alone
-    # rarely reaches the quiet build-ups a tactical engine wins with (docs/training.md).
-    opponent: str = ""  # a baseline by name ("alphabeta"), or "" for self-play only
-    opponent_share: float = 0.0  # of each iteration's games
-    opponent_ms: int = 100  # the opponent's time a move
 
 
 @dataclass
@@ -57,22 +46,13 @@ class LearnConfig:
     steps: int = 60  # updates per iteration
     epochs_per_batch: int = 3  # passes over one sampled batch, cut short by the KL target
     kl_target: float = 0.02
-    # Cap on the KL controller's learning-rate multiplier (10 in runs r1/r2, which ran at 7-11x the
-    # base throughout). The controller watches only the policy; the cap bounds what the value head
-    # gets. (It is not what made the value swing between iterations: docs/training.md, run r3.)
+    # Cap on the KL controller's learning-rate multiplier: the controller watches only the policy,
+    # so without a cap nothing bounds the rate the value head is trained at.
     lr_mult_max: float = 3.0
-    # Exponential moving average of the weights, updated after every step: what self-play uses and
-    # what is exported (0: the raw weights). Runs r3/r4 showed the raw net's mean value on its own
-    # kind of position swinging by up to 0.4 from one iteration to the next (docs/training.md, r5).
-    ema_decay: float = 0.0
     buffer_games: int = 3000  # replay buffer size in games
-    # Generations whose games make the "newest" half of each batch (1: one iteration's ~3,800
-    # positions, passed over ~2.7 times by 80 updates). 4 did not steady the value (run r4).
-    recent_generations: int = 1
     value_weight: float = 1.0
-    # Value-loss weight of the value-only samples (root children the search proved). They are
-    # mostly "the side to move has won", and at full weight they biased the value towards the
-    # side to move by about +0.15 (same buffer, refit with 1 vs 0: docs/training.md).
+    # Value-loss weight of the value-only samples (root children the search proved): they are
+    # mostly "the side to move has won", and at full weight they bias the value that way.
     settled_weight: float = 0.25
 
 
@@ -89,11 +69,11 @@ class RunConfig:
     eval_every: int = 0  # iterations between evaluation matches (0: none)
     eval_games: int = 20
     eval_ms: int = 100
-    # A new run may start from a refit net (python -m engine.train.refit writes NAME.pt beside its
-    # ONNX): its weights, and the buffer of the run it was fitted to as older generations.
+    # A new run may start from torch weights (python -m engine.train.unfold turns a shipped ONNX
+    # net into them): those weights, and the buffer of the run they name as older generations.
     init: str = ""
-    # Wall-clock seconds for this invocation (0: no limit; a lent GPU machine is held for a fixed
-    # time): self-play stops at the budget's end less the last training's time, keeping the games
+    # Wall-clock seconds for this invocation (0: no limit), for a machine lent for a fixed time:
+    # self-play stops at the budget's end less the last training's time, keeping the games
     # finished by then and training on proportionally fewer updates; no iteration starts with room
     # for less than a quarter of its games (run.py).
     budget_s: float = 0.0

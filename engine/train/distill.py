@@ -1,22 +1,27 @@
-"""Self-distillation of the board's symmetries: a net fitted to the mean of its teacher's outputs
-over the 8 symmetries of each position (the softmaxes turned back and averaged; the values
-averaged). The shipped net is far from symmetric (its top move in a turned board is its top move
-in the board itself 76% of the time: engine.train.valuecheck --symmetries) and the mean of the 8
-predicts results slightly better; averaging in the search costs playouts, a student that has
-learnt the mean costs nothing at play time.
+"""Distillation: a net fitted to the mean of its teacher's outputs over the 8 symmetries of each
+position (the softmaxes turned back and averaged; the values averaged), and, where a search
+targets file gives them, to the engine's own search's answers instead. A net trained with
+augmentation still answers differently in each symmetry, and the mean of the 8 predicts results
+better; averaging in the search would cost playouts, a student that has learnt the mean costs
+nothing at play time. The search's answers at the positions where match games are decided teach
+the net what its search finds there.
 
-    python -m engine.train.distill --teacher models/pbrain-renju-v1.onnx --init runs/v1.pt \
-        --buffer runs/d1/buffer.npz --matches 'matches/*/results.json' --out runs/b1/model.onnx
-        [--epochs 4 --lr 5e-4 --z-weight 0 --batch 256 --seed 1] [--blocks N]
+v3's step (v1 and v2 are in git at 9923559: `git show 9923559:models/pbrain-renju-v1.onnx`;
+runs/b1/model.pt is v2's torch weights, written beside v2's ONNX file by the same command with
+`--init runs/v1.pt` from `engine.train.unfold` and no search targets):
+
+    python -m engine.train.distill --teacher v1.onnx --init runs/b1/model.pt \
+        --buffer runs/d1/buffer.npz --buffer runs/q1b/buffer.npz --matches 'matches/*/results.json' \
+        --search-targets runs/st1/targets.npz --search-targets runs/st3/standard.npz --search-repeat 8 \
+        --out runs/st3/model.onnx --epochs 4 [--lr 5e-4 --z-weight 0 --batch 256 --seed 1]
 
 The positions are every stored position of the `--buffer` runs and every position after the
 opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
 out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean + w result.
 `--search-targets FILE` (engine.train.searchtargets) gives some positions the engine's own search
 as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
-(`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch;
-positions the buffers and matches lack are added.
-`--blocks N` starts from the init's first N residual blocks only: a smaller student, faster to run.
+(`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch, since a
+single pass barely moves the net towards them; positions the buffers and matches lack are added.
 Beside the ONNX file go its sidecar and NAME.pt (the torch weights).
 """
 from __future__ import annotations
@@ -40,8 +45,8 @@ from engine.board.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.config import NetConfig
-from engine.train.matchdata import distinct_games, game_arrays, load_results
-from engine.train.model import PolicyValueNet, export_onnx, truncated, write_sidecar
+from engine.train.matchdata import distinct_games, game_positions, load_results
+from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
 
 log = logging.getLogger("pbrain.train")
 
@@ -64,11 +69,11 @@ def gather(buffers: list[str], matches: list[str]) -> Positions:
             group.append(np.full(len(arrays["value"]), g))
             g += 1
     for game in distinct_games(load_results(matches)):
-        arrays = game_arrays(game)
-        if len(arrays["value"]):
-            planes.append(arrays["planes"])
-            z.append(arrays["value"])
-            group.append(np.full(len(arrays["value"]), g))
+        game_planes, game_z = game_positions(game)
+        if len(game_z):
+            planes.append(game_planes)
+            z.append(game_z)
+            group.append(np.full(len(game_z), g))
             g += 1
     return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group))
 
@@ -202,8 +207,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="an engine.train.searchtargets file (repeatable; made from the same --matches)")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
-    ap.add_argument("--blocks", type=int, default=None,
-                    help="keep only the init's first N residual blocks (a smaller, faster student)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
@@ -226,8 +229,6 @@ def main(argv: list[str] | None = None) -> int:
     init = torch.load(args.init, weights_only=False)
     net = PolicyValueNet(NetConfig(**init["net_cfg"]))
     net.load_state_dict(init["net"])
-    if args.blocks is not None:
-        net = truncated(net, args.blocks)
     net_cfg = net.cfg
     held = np.array([is_held_out(int(g)) for g in pos.group])
     repeat = None

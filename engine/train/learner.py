@@ -1,11 +1,9 @@
 """Updates with a KL-targeted adaptive learning rate: each sampled batch is fitted for up to
 `epochs_per_batch` passes, stopped early once the policy has moved more than 4x the KL target;
 the learning-rate multiplier then shrinks (KL > 2x target) or grows (KL < target / 2, up to
-`lr_mult_max`). Value-only samples weigh `settled_weight` in the value loss. With `ema_decay` > 0
-an exponential moving average of the weights is kept for self-play and export."""
+`lr_mult_max`). Value-only samples weigh `settled_weight` in the value loss."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,22 +43,6 @@ class Learner:
         self.net, self.cfg, self.device = net.to(device), cfg, device
         self.opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
         self.lr_mult = 1.0
-        self.ema = copy.deepcopy(net).eval() if cfg.ema_decay > 0 else None
-
-    @property
-    def played(self) -> PolicyValueNet:
-        """The net self-play uses and export writes: the weight average when there is one."""
-        return self.ema if self.ema is not None else self.net
-
-    def _update_ema(self) -> None:
-        if self.ema is None:
-            return
-        d = self.cfg.ema_decay
-        with torch.no_grad():
-            for avg, cur in zip(self.ema.parameters(), self.net.parameters()):
-                avg.mul_(d).add_(cur, alpha=1 - d)
-            for avg, cur in zip(self.ema.buffers(), self.net.buffers()):
-                avg.copy_(cur)  # BatchNorm statistics and masks: the current ones
 
     def _losses(self, x, p, z, has_p):
         return losses(self.net, x, p, z, has_p, self.cfg.settled_weight)[:2]
@@ -92,7 +74,6 @@ class Learner:
             self.lr_mult /= 1.5
         elif kl < self.cfg.kl_target / 2:
             self.lr_mult = min(self.lr_mult * 1.5, self.cfg.lr_mult_max)
-        self._update_ema()
         entropy = float(-(new.exp() * new).sum(1).mean())
         return StepStats(loss.item(), policy_loss.item(), value_loss.item(), entropy, kl,
                          self.cfg.lr * self.lr_mult, epoch)

@@ -3,7 +3,6 @@ and its ONNX export, checked against torch before it is kept."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from pathlib import Path
 
@@ -52,19 +51,6 @@ class PolicyValueNet(nn.Module):
         policy = self.policy(h).flatten(1)
         pooled = torch.cat([h.mean((2, 3)), h.amax((2, 3))], 1)  # mean and max: "is there a threat anywhere"
         return policy, self.value_fc(pooled).squeeze(1)
-
-
-def truncated(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
-    """The same net with only its first `blocks` residual blocks, the stem and the heads kept. Each
-    block adds a residual to its input, so dropping the last ones is a small change that the
-    distillation repairs, and each dropped block saves 2 of the net's convolutions."""
-    if not 0 <= blocks <= net.cfg.blocks:
-        raise ValueError(f"{blocks} blocks: the net has {net.cfg.blocks} blocks")
-    small = PolicyValueNet(dataclasses.replace(net.cfg, blocks=blocks))
-    state = {k: v for k, v in net.state_dict().items()
-             if not k.startswith("blocks.") or int(k.split(".")[1]) < blocks}
-    small.load_state_dict(state)
-    return small
 
 
 def export_onnx(net: PolicyValueNet, path: Path, size: int = 15, metadata: dict | None = None) -> None:

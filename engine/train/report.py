@@ -38,9 +38,7 @@ def write_report(run_dir: Path) -> Path:
     ax.legend()
     ax = axes[1][0]
     for part, label in ((first, "first third"), (last, "last third")):
-        width = max(len(e["selfplay"]["branching_hist"]) for e in part)  # older logs were cut at 80
-        hist = np.sum([np.pad(e["selfplay"]["branching_hist"], (0, width - len(e["selfplay"]["branching_hist"])))
-                       for e in part], axis=0)
+        hist = np.sum([e["selfplay"]["branching_hist"] for e in part], axis=0)
         ax.plot(np.arange(len(hist)), hist / max(hist.sum(), 1), label=label)
     ax.set(title="branching factor at the root (moves after the filter)", xlabel="moves")
     ax.legend()
@@ -48,17 +46,12 @@ def write_report(run_dir: Path) -> Path:
     evals = [e for e in log if "eval" in e]
     for opp in sorted({k for e in evals for k in e["eval"]}):
         ax.plot([e["iteration"] for e in evals], [e["eval"][opp] for e in evals], marker="o", label=f"vs {opp}")
-    versus = [e for e in log if e["selfplay"].get("versus", {}).get("games")]
-    if versus:  # the self-play games against the baseline: its point of view is the net's strength
-        v0 = versus[0]["selfplay"]["versus"]
-        ax.plot([e["iteration"] for e in versus], [e["selfplay"]["versus"]["score"] for e in versus], marker=".",
-                label=f"vs {v0['opponent']} in training ({v0['games']} games, {v0['ms']} ms)")
     rated = json.loads((run_dir / "ratings.json").read_text()) if (run_dir / "ratings.json").exists() else {}
     for key in sorted({k for r in rated.values() for k in r}):
         its_r = sorted(int(i) for i, r in rated.items() if key in r)
         ax.plot(its_r, [rated[str(i)][key]["score"] for i in its_r], marker="s", label=f"vs {key}")
     ax.set(title="evaluation score (model's points per game)", xlabel="iteration", ylim=(0, 1))
-    if evals or rated or versus:
+    if evals or rated:
         ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(run_dir / "report.png", dpi=90)
@@ -72,9 +65,6 @@ def write_report(run_dir: Path) -> Path:
     for e in log:
         sp, tr = e["selfplay"], e["train"]
         ev = " ".join(f"{k} {v:.2f}" for k, v in e.get("eval", {}).items())
-        vs = sp.get("versus", {})
-        if vs.get("games"):
-            ev = f"{vs['opponent']} {vs['score']:.3f} ({vs['games']} games in training) {ev}".strip()
         lines.append(f"| {e['iteration']} | {sp['games']} | {sp['mean_length']:.1f} | {sp['branching']:.1f} | "
                      f"{tr['policy_loss']:.3f} | {tr['value_loss']:.3f} | {tr['kl']:.4f} | {tr['lr']:.2g} | {ev} |")
     out.write_text("\n".join(lines) + "\n")

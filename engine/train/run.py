@@ -42,7 +42,7 @@ class Run:
         self.net = PolicyValueNet(cfg.net)
         self.device = "cuda" if torch.cuda.is_available() else "cpu"  # the learner's; self-play is on CPU workers
         self.learner = Learner(self.net, cfg.learn, self.device)
-        self.buffer = ReplayBuffer(cfg.learn.buffer_games, cfg.learn.recent_generations)
+        self.buffer = ReplayBuffer(cfg.learn.buffer_games)
         self.state = {"iteration": 0, "games": 0, "steps": 0, "positions": 0, "trained": False}
         if (self.dir / "state.json").exists():
             self._resume()
@@ -59,24 +59,20 @@ class Run:
         self.state = json.loads((self.dir / "state.json").read_text())
         ckpt = torch.load(self.dir / "checkpoint.pt", weights_only=False, map_location=self.device)
         self.net.load_state_dict(ckpt["net"])
-        if self.learner.ema is not None:
-            self.learner.ema.load_state_dict(ckpt.get("ema") or ckpt["net"])
         self.learner.opt.load_state_dict(ckpt["opt"])
         self.learner.lr_mult = ckpt["lr_mult"]
         if (self.dir / "buffer.npz").exists():
-            self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games,
-                                            self.cfg.learn.recent_generations)
+            self.buffer = ReplayBuffer.load(self.dir / "buffer.npz", self.cfg.learn.buffer_games)
         log.info("resumed %s at iteration %d", self.dir, self.state["iteration"])
 
     def _init_from(self, path: Path) -> None:
-        """Start from a refit net: its weights, and its source run's buffer as older generations
-        (renumbered below 0, so this run's own games are always the newest)."""
+        """Start from torch weights (engine.train.unfold writes them): the weights, and the buffer
+        of the run they name as older generations (renumbered below 0, so this run's own games are
+        always the newest)."""
         ckpt = torch.load(path, weights_only=False, map_location=self.device)
         if ckpt["net_cfg"] != dataclasses.asdict(self.cfg.net):
             raise ValueError(f"{path} holds a {ckpt['net_cfg']} net, the run is configured for {self.cfg.net}")
         self.net.load_state_dict(ckpt["net"])
-        if self.learner.ema is not None:
-            self.learner.ema.load_state_dict(ckpt["net"])
         source = Path(ckpt["source_run"]) / "buffer.npz"
         if source.exists():
             old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)  # only its games are used
@@ -89,8 +85,7 @@ class Run:
         log.info("started %s from %s (%d buffered games)", self.dir, path, len(self.buffer.games))
 
     def _save(self) -> None:
-        ema = self.learner.ema.state_dict() if self.learner.ema is not None else None
-        torch.save({"net": self.net.state_dict(), "ema": ema, "opt": self.learner.opt.state_dict(),
+        torch.save({"net": self.net.state_dict(), "opt": self.learner.opt.state_dict(),
                     "lr_mult": self.learner.lr_mult}, self.dir / "checkpoint.pt")
         self.buffer.save(self.dir / "buffer.npz")
         (self.dir / "state.json").write_text(json.dumps(self.state, indent=2) + "\n")
@@ -116,7 +111,7 @@ class Run:
         for i in range(n):
             ids.put(i)
         stop = ctx.Event()
-        weights = {k: v.detach().cpu() for k, v in self.learner.played.state_dict().items()}
+        weights = {k: v.detach().cpu() for k, v in self.net.state_dict().items()}
         server = ctx.Process(target=serve, args=(weights, self.cfg.net, self.device, requests, responses, stop),
                              daemon=True)
         server.start()
@@ -136,16 +131,14 @@ class Run:
         if model is None and not cfg.play.bootstrap_heuristic:
             model = str(self.model_path)
             self.export()  # the untrained net plays the first games
-        versus = round(cfg.games * cfg.play.opponent_share) if cfg.play.opponent else 0
-        seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g, cfg.play.opponent if g < versus else "")
-                 for g in range(cfg.games)]
+        seeds = [(cfg.play, cfg.seed * 1_000_003 + it * 10_007 + g) for g in range(cfg.games)]
         lengths, branching, proven, wins = [], [], 0, {0: 0, 1: 0, 2: 0}
-        positions, versus_points, done = 0, [], 0
+        positions, done = 0, 0
         pool_cm = self._server_pool() if model is not None and self._use_server() else self._pool(model)
         with pool_cm as pool:
             for rec in tqdm(pool.imap_unordered(worker_game, seeds), total=len(seeds),
                             desc=f"self-play {it}", leave=False, disable=None):
-                arrays = rec.arrays(cfg.play.q_weight)
+                arrays = rec.arrays()
                 if len(arrays["value"]):
                     self.buffer.add(it, arrays)
                     positions += len(arrays["value"])
@@ -153,8 +146,6 @@ class Run:
                 branching.extend(rec.branching)
                 proven += rec.proven_end
                 wins[rec.winner] += 1
-                if rec.opponent_color:  # our points against the baseline
-                    versus_points.append(0.5 if not rec.winner else float(rec.winner != rec.opponent_color))
                 done += 1
                 if deadline is not None and time.time() >= deadline and done < len(seeds):
                     log.info("self-play %d: %d of %d games by the budget's end; the rest abandoned", it, done,
@@ -166,8 +157,6 @@ class Run:
                 "mean_length": float(np.mean(lengths)), "branching": float(np.mean(branching)) if branching else 0.0,
                 "branching_hist": np.bincount(np.minimum(branching, 225), minlength=226).tolist(),
                 "proven_end": proven, "black_wins": wins[1], "white_wins": wins[2], "draws": wins[0],
-                "versus": {"opponent": cfg.play.opponent, "ms": cfg.play.opponent_ms, "games": len(versus_points),
-                           "score": float(np.mean(versus_points)) if versus_points else None},
                 "evaluator": "heuristic" if model is None else "net-server" if self._use_server() else "net"}
 
     def train(self, rng: np.random.Generator, steps: int | None = None) -> dict:
@@ -182,7 +171,7 @@ class Run:
     def export(self) -> None:
         meta = {"channels": self.cfg.net.channels, "blocks": self.cfg.net.blocks,
                 "threat_planes": int(self.cfg.net.threat_planes), "iteration": self.state["iteration"]}
-        export_onnx(self.learner.played, self.model_path, self.cfg.play.size, meta)
+        export_onnx(self.net, self.model_path, self.cfg.play.size, meta)
         write_sidecar(self.model_path, self.sidecar())
         history = self.dir / "models"  # every iteration's net, for rating over training afterwards
         history.mkdir(exist_ok=True)
@@ -233,10 +222,8 @@ class Run:
             self._save()
             tail = time.time() - t1
             sp, tr = entry["selfplay"], entry["train"]
-            vs = " vs {opponent} {score:.3f} over {games} games".format(**sp["versus"]) if sp["versus"]["games"] else ""
             cut = f" of {sp['planned']}" if sp["games"] < sp["planned"] else ""
             log.info("iteration %d: %d%s games (mean length %.1f, branching %.1f) loss %.3f (policy %.3f value %.3f) "
-                     "kl %.4f lr %.2g%s%s", it, sp["games"], cut, sp["mean_length"], sp["branching"], tr["loss"],
+                     "kl %.4f lr %.2g%s", it, sp["games"], cut, sp["mean_length"], sp["branching"], tr["loss"],
                      tr["policy_loss"], tr["value_loss"], tr["kl"], tr["lr"],
-                     vs,
                      f" eval {entry['eval']}" if "eval" in entry else "")

@@ -1,21 +1,18 @@
 """Search targets: the engine's own search, run for a fixed time at positions of match games, as
 policy and value targets for `engine.train.distill --search-targets`. The policy is the root's
 visit shares over the moves not proven lost (the proving move alone where the search proved a
-win), the value their mean searched value (+1 or -1 where the search proved the result).
-Self-play's 160-800 playouts a move teach the net little that it does not already say
-(docs/training.md); a few hundred milliseconds of the full search, with its df-pn checks, at the
-positions where the match games are decided is a stronger teacher at a cost this machine can pay.
+win), the value their mean searched value (+1 or -1 where the search proved the result). At the
+positions where games are decided, a few hundred milliseconds of the full search, df-pn checks
+included, is a stronger teacher than the net itself or self-play's few hundred playouts a move.
 
-    python -m engine.train.searchtargets --matches 'matches/s21-*/results.json' --out runs/st1/targets.npz \
-        [--model NET.onnx --ms 250 --stones 6-20 --openings varied --workers 2]
-        [--from-targets docs/data/searchtargets-v3-varied.npz]
+v3's targets (made with v2's int8 twin, `git show 9923559:models/pbrain-renju-v2-int8.onnx`):
+
+    python -m engine.train.searchtargets --matches 'matches/*/results.json' --out runs/st1/targets.npz \
+        --ms 300 --stones 6-20 --openings varied --model v2-int8.onnx [--workers 2]
+    python -m engine.train.searchtargets --matches 'matches/*/results.json' --out runs/st3/standard.npz \
+        --ms 300 --stones 4-20 --openings standard --model v2-int8.onnx
 
 A position is taken once (the distinct games' positions after the opening, by stone count).
-`--from-targets FILE` searches again the positions of an earlier targets file (rebuilt from their
-input planes, with their results and games) ahead of the matches' new ones: a newer net's search
-relabels the old positions without the match files that gave them. `--budget-s` stops the search
-when the time is up and keeps the positions done (on a lent machine whose call has a time limit);
-`--shuffle SEED` searches the positions in a random order, so that those done are a fair sample.
 """
 from __future__ import annotations
 
@@ -26,7 +23,6 @@ import multiprocessing as mp
 import sys
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
@@ -64,42 +60,6 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
                     out.append((g, key, z))
             board.play(*move)
     return out
-
-
-class Stones(NamedTuple):
-    """A position without its history (picklable for the workers, unlike a Board)."""
-    black: tuple[Move, ...]
-    white: tuple[Move, ...]
-    to_move: int
-
-    def board(self, size: int = 15) -> Board:
-        return Board.from_stones(self.black, self.white, Color(self.to_move), size=size, rule=Rule.RENJU)
-
-
-Job = tuple[int, "tuple[Move, ...] | Stones", float]  # (game, the moves so far or the stones, result)
-
-
-def stones_of_planes(planes: np.ndarray) -> list[Stones]:
-    """The positions of input planes [N, C, n, n] (native/include/renju.h: plane 0 the side to
-    move's stones, 1 the opponent's, 2 ones when black is to move)."""
-    out = []
-    for p in planes:
-        black_to_move = bool(p[2].any())
-        own = tuple((int(x), int(y)) for y, x in zip(*np.nonzero(p[0])))
-        opp = tuple((int(x), int(y)) for y, x in zip(*np.nonzero(p[1])))
-        black, white = (own, opp) if black_to_move else (opp, own)
-        out.append(Stones(black, white, int(Color.BLACK if black_to_move else Color.WHITE)))
-    return out
-
-
-def positions_of_targets(data: dict[str, np.ndarray], first_game: int = 0) -> list[Job]:
-    """The positions of an earlier targets file as jobs, its games renumbered from `first_game`."""
-    games = np.unique(data["game"], return_inverse=True)[1] + first_game
-    return [(int(g), st, float(z)) for g, st, z in zip(games, stones_of_planes(data["planes"]), data["z"])]
-
-
-def _board(position: "tuple[Move, ...] | Stones") -> Board:
-    return position.board() if isinstance(position, Stones) else Board.from_moves(list(position), rule=Rule.RENJU)
 
 
 def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_proven: np.ndarray,
@@ -150,64 +110,39 @@ def _init(model: str) -> None:
     _player = MCTSPlayer(model=model, threads=1)
 
 
-def _work(job: tuple[int, "tuple[Move, ...] | Stones", float]) -> tuple[int, np.ndarray, np.ndarray, float]:
-    i, position, seconds = job
-    board = _board(position)
+def _work(job: tuple[tuple[Move, ...], float]) -> tuple[np.ndarray, np.ndarray, float]:
+    moves, seconds = job
+    board = Board.from_moves(list(moves), rule=Rule.RENJU)
     planes = np.zeros((FEATURE_PLANES, board.size, board.size), np.float32)
     board.planes(planes)
     policy, value = search_target(_player, board, seconds)
-    return i, planes.astype(np.uint8), policy, value
+    return planes.astype(np.uint8), policy, value
 
 
-def _stones_key(position: "tuple[Move, ...] | Stones") -> tuple[frozenset, frozenset]:
-    """Black's and white's stones (moves alternate from black's), with no board built."""
-    if isinstance(position, Stones):
-        return frozenset(position.black), frozenset(position.white)
-    return frozenset(position[0::2]), frozenset(position[1::2])
-
-
-def build(games: list[dict], model: str, ms: float, stones: tuple[int, int], openings: str,
-          workers: int, earlier: list[Job] = (), budget_s: float | None = None,
-          shuffle: int | None = None) -> dict[str, np.ndarray]:
-    """The targets of the `earlier` positions and of every new one `positions_of` picks (after
-    the earlier ones' games), searched on `workers` processes; in a random order (seeded by
-    `shuffle`) when asked, and only those done within `budget_s` seconds when given."""
-    t0 = time.monotonic()
-    earlier = list(earlier)
-    first = max((g for g, _, _ in earlier), default=-1) + 1
-    known = {_stones_key(position) for _, position, _ in earlier}
-    picked = earlier + [(g + first, m, z) for g, m, z in positions_of(games, stones, openings)
-                        if _stones_key(m) not in known]
-    if shuffle is not None:
-        picked = [picked[i] for i in np.random.default_rng(shuffle).permutation(len(picked))]
+def build(games: list[dict], model: str | None, ms: float, stones: tuple[int, int], openings: str,
+          workers: int) -> dict[str, np.ndarray]:
+    """The targets of every position `positions_of` picks, searched on `workers` processes."""
+    picked = positions_of(games, stones, openings)
+    if not picked:
+        raise RuntimeError("no position picked")
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
-    jobs = [(i, moves, ms / 1000) for i, (_, moves, _) in enumerate(picked)]
-    done: dict[int, tuple] = {}
+    jobs = [(moves, ms / 1000) for _, moves, _ in picked]
+    done: list[tuple] = []
     with mp.get_context("spawn").Pool(workers, initializer=_init, initargs=(model,)) as pool:
-        # unordered, so that a budget's end keeps every finished position, not a prefix
-        for i, *r in pool.imap_unordered(_work, jobs, chunksize=1):
-            done[i] = r
+        for r in pool.imap(_work, jobs, chunksize=1):
+            done.append(r)
             if len(done) % 500 == 0:
                 log.info("%d / %d", len(done), len(jobs))
-            if budget_s is not None and time.monotonic() - t0 > budget_s:
-                log.info("budget of %.0f s spent: %d of %d positions searched", budget_s, len(done), len(jobs))
-                break  # leaving the pool's block terminates the workers and their unfinished searches
-    if not done:
-        raise RuntimeError("no position searched: none picked, or the budget ran out first")
-    order = sorted(done)
-    kept = [picked[i] for i in order]
-    return {"planes": np.stack([done[i][0] for i in order]), "policy": np.stack([done[i][1] for i in order]),
-            "value": np.array([done[i][2] for i in order], np.float32),
-            "z": np.array([z for _, _, z in kept], np.float32),
-            "game": np.array([g for g, _, _ in kept], np.int64)}
+    return {"planes": np.stack([r[0] for r in done]), "policy": np.stack([r[1] for r in done]),
+            "value": np.array([r[2] for r in done], np.float32),
+            "z": np.array([z for _, _, z in picked], np.float32),
+            "game": np.array([g for g, _, _ in picked], np.int64)}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.searchtargets", description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
-    ap.add_argument("--from-targets", action="append", default=[], type=Path,
-                    help="an earlier targets file whose positions are searched again (repeatable)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--model", default=None, help="the net the search runs (default: the shipped one, int8 twin)")
     ap.add_argument("--ms", type=float, default=250.0, help="search time per position")
@@ -215,10 +150,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--openings", choices=["all", "varied", "standard"], default="all",
                     help="the games: from varied (longer) openings, standard ones, or all (default)")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
-    ap.add_argument("--budget-s", type=float, default=None,
-                    help="stop after this many seconds, keeping the positions searched so far")
-    ap.add_argument("--shuffle", type=int, default=None, metavar="SEED",
-                    help="search the positions in a random order (seeded)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     lo, hi = (int(s) for s in args.stones.split("-"))
@@ -229,15 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     model = args.model or shipped_model(gpu=False)
     if model is None:
         ap.error("no model: pass --model")
-    if not matches and not args.from_targets:
-        ap.error("no positions: pass --matches or --from-targets")
-    earlier: list[Job] = []
-    for path in args.from_targets:
-        with np.load(path) as f:
-            earlier += positions_of_targets({k: f[k] for k in ("planes", "z", "game")},
-                                            max((g for g, _, _ in earlier), default=-1) + 1)
-    data = build(load_results(matches) if matches else [], model, args.ms, (lo, hi), args.openings,
-                 args.workers or mp.cpu_count(), earlier, args.budget_s, args.shuffle)
+    if not matches:
+        ap.error("no positions: pass --matches")
+    data = build(load_results(matches), model, args.ms, (lo, hi), args.openings, args.workers or mp.cpu_count())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)

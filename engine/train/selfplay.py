@@ -3,14 +3,12 @@ as value target, and positions the threat-space search settled as extra exact va
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Result, Rule
 from engine.net.evaluator import Evaluator, HeuristicEvaluator
-from engine.players import Limits, Player
 from engine.search.mcts import MCTS, MCTSConfig
 from engine.train.config import SelfPlayConfig
 
@@ -23,21 +21,16 @@ class GameRecord:
     policies: list[np.ndarray] = field(default_factory=list)  # float32 [n*n], zeros for value-only
     movers: list[int] = field(default_factory=list)  # the side to move (Color) of each sample
     exact: list[float] = field(default_factory=list)  # nan, or a proven value for the side to move
-    searched: list[float] = field(default_factory=list)  # the root's value for the side to move, or nan
     moves: list[tuple[int, int]] = field(default_factory=list)
     branching: list[int] = field(default_factory=list)  # moves the filter left at each root
     winner: int = 0  # Color, 0 for a draw
     proven_end: bool = False
-    opponent_color: int = 0  # the baseline's Color in a game against one, else 0
     opening: int = 0  # stones on the board when the search took over
 
-    def arrays(self, q_weight: float = 0.0) -> dict[str, np.ndarray]:
-        """Samples with their value targets: the exact value when proven, else the game's result,
-        blended with the searched value by `q_weight` where the search gave one."""
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Samples with their value targets: the exact value when proven, else the game's result."""
         movers = np.array(self.movers, dtype=np.int8)
         z = np.where(movers == self.winner, 1.0, -1.0) if self.winner else np.zeros(len(movers))
-        searched = np.array(self.searched if self.searched else [np.nan] * len(movers), dtype=np.float64)
-        z = np.where(np.isnan(searched), z, (1.0 - q_weight) * z + q_weight * np.nan_to_num(searched))
         exact = np.array(self.exact, dtype=np.float32)
         value = np.where(np.isnan(exact), z, exact).astype(np.float32)
         return {"planes": np.stack(self.planes), "policy": np.stack(self.policies).astype(np.float16),
@@ -100,31 +93,18 @@ def _book(source: str, size: int, rule: str) -> list:
     return _BOOKS[key]
 
 
-def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Player | None = None) -> GameRecord:
-    """One game of the search against itself, or, with `opponent`, against that player (its
-    colour by the seed's parity; its moves are the policy targets of its positions)."""
+def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int) -> GameRecord:
+    """One game of the search against itself."""
     rng = np.random.default_rng(seed)
     board = Board(cfg.size, cfg.rule)
     _set_opening(board, cfg, rng)
     opening_plies = board.stone_count
     mcts = MCTS(evaluator, mcts_config(cfg), seed=int(rng.integers(2**31)))
     rec = GameRecord(moves=list(board.moves), opening=opening_plies)
-    if opponent is not None:
-        opponent.new_game()
-        rec.opponent_color = int(Color.BLACK if seed % 2 == 0 else Color.WHITE)
     n = cfg.size
     buf = np.zeros((FEATURE_PLANES, n, n), dtype=np.float32)
     while not board.game_over and board.stone_count < min(cfg.max_moves, n * n):
         mover = board.to_move
-        if int(mover) == rec.opponent_color:
-            if not board.legal_moves():  # black with only forbidden points left: a draw
-                break
-            ms = cfg.opponent_ms / 1000
-            move = opponent.choose(board, Limits(deadline=time.monotonic() + ms, optimum=ms))
-            _add(rec, board, buf, one_hot(move, n), mover, float("nan"))
-            board.play(*move)
-            rec.moves.append(move)
-            continue
         mcts.search(board, deadline=float("inf"), optimum=float("inf"), max_playouts=cfg.playouts)
         root = mcts.root
         if not root.moves:
@@ -139,7 +119,7 @@ def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Pl
         for (x, y), v in zip(root.moves, visits):
             target[y * n + x] = v
         target /= max(target.sum(), 1e-9)
-        _add(rec, board, buf, target, mover, float("nan"), float(root.W.sum() / max(visits.sum(), 1.0)))
+        _add(rec, board, buf, target, mover, float("nan"))
         rec.branching.append(len(root.moves))
         _add_settled(rec, board, buf, root)
         if len(rec.moves) < cfg.temperature_moves + opening_plies and visits.sum() > 0:
@@ -154,21 +134,12 @@ def play_game(evaluator: Evaluator, cfg: SelfPlayConfig, seed: int, opponent: Pl
     return rec
 
 
-def one_hot(move: tuple[int, int], n: int) -> np.ndarray:
-    """A policy target putting all its mass on one move (a teacher's or an opponent's)."""
-    target = np.zeros(n * n, dtype=np.float32)
-    target[move[1] * n + move[0]] = 1.0
-    return target
-
-
-def _add(rec: GameRecord, board: Board, buf: np.ndarray, policy: np.ndarray, mover: Color, exact: float,
-         searched: float = float("nan")) -> None:
+def _add(rec: GameRecord, board: Board, buf: np.ndarray, policy: np.ndarray, mover: Color, exact: float) -> None:
     board.planes(buf)
     rec.planes.append(buf.astype(np.uint8))
     rec.policies.append(policy)
     rec.movers.append(int(mover))
     rec.exact.append(exact)
-    rec.searched.append(searched)
 
 
 def _add_settled(rec: GameRecord, board: Board, buf: np.ndarray, root) -> None:
@@ -188,7 +159,6 @@ def _add_settled(rec: GameRecord, board: Board, buf: np.ndarray, root) -> None:
 # ---- worker processes ---------------------------------------------------------------------
 
 _EVALUATOR: Evaluator | None = None
-_OPPONENTS: dict[str, Player] = {}
 
 
 def init_worker(model: str | None) -> None:
@@ -211,13 +181,7 @@ def init_remote_worker(ids, requests, responses) -> None:
     _EVALUATOR = RemoteEvaluator(worker, requests, responses[worker])
 
 
-def worker_game(args: tuple) -> GameRecord:
-    """(config, seed[, opponent name]) -> the game's record."""
-    cfg, seed = args[:2]
-    name = args[2] if len(args) > 2 else ""
+def worker_game(args: tuple[SelfPlayConfig, int]) -> GameRecord:
+    """(config, seed) -> the game's record."""
     assert _EVALUATOR is not None
-    if name and name not in _OPPONENTS:
-        from engine.players.registry import make_player
-
-        _OPPONENTS[name] = make_player(name)
-    return play_game(_EVALUATOR, cfg, seed, _OPPONENTS.get(name))
+    return play_game(_EVALUATOR, *args)

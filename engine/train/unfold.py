@@ -1,12 +1,14 @@
 """Turn a shipped ONNX net back into trainable torch weights, so that training can continue from
-it (`python -m engine.train --init FILE.pt`).
+it (`python -m engine.train --init FILE.pt`, `python -m engine.train.distill --init FILE.pt`).
 
 The export folds each BatchNorm into the convolution before it (weights scaled, a bias added).
 Unfolding keeps the folded convolution and gives its BatchNorm the statistics of that
 convolution's outputs on real positions, with the scale and shift that undo them: in eval mode
 the net is then exactly the ONNX one, and in train mode (batch statistics) nearly so.
 
-    python -m engine.train.unfold models/pbrain-renju-v1.onnx --run runs/g1 --out runs/v1.pt
+    python -m engine.train.bootstrap --run runs/q1b --teacher-games 300 --ms 60 --bootstrap-steps 30 \
+        --kl-target 0.1 --seed 5
+    python -m engine.train.unfold models/pbrain-renju-v3.onnx --run runs/q1b --out runs/v3.pt
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
 """How well nets' values predict real games: positions of decided match games (every `every`-th
-ply), the value for the side to move against the game's result.
+ply), the value for the side to move against the game's result. A net is promoted by a match, not
+by its training loss; this check takes seconds and shows a value that drifted before a match is
+spent on it.
 
     python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
     python -m engine.train.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
@@ -8,12 +10,12 @@ ply), the value for the side to move against the game's result.
 Per model: sign agreement with the result, mean squared error, the mean value and the mean |value|. These positions
 have each side to move about equally often in won and lost games, so a calibrated net's mean is
 near 0; a large mean is a bias towards (or against) the side to move, which self-play targets can
-teach without the self-play loss showing it. Given a run's buffer instead, it scores the games
-refit holds out (from `--min-generation` on: games a net of an earlier iteration never saw), with
-their policy targets too: policy cross-entropy and how often the net's top move is the search's.
-With `--symmetries` each position also goes to the net in the board's 8 symmetries: how often the
-top move of each is the identity's (turned back), the spread of the 8 values, and the mean of the
-8 values scored as above (what MCTSConfig.leaf_symmetry and root_symmetries work around).
+teach without the self-play loss showing it. Given a run's buffer instead, it scores the held-out
+games (every tenth, `buffer.is_held_out`) from `--min-generation` on (games a net of an earlier
+iteration never saw), with their policy targets too: policy cross-entropy and how often the net's
+top move is the search's. With `--symmetries` each position also goes to the net in the board's 8
+symmetries: how often the top move of each is the identity's (turned back), the spread of the 8
+values, and the mean of the 8 values scored as above (what `engine.train.distill` teaches a net).
 """
 from __future__ import annotations
 
