@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         player = make_player(args.player, model=args.model, search=args.search, book=args.book)
     except ValueError as e:
         ap.error(str(e))
-    session = Session(player, startup=startup_seconds(), on_folder=logs.add_folder)
+    session = Session(player, startup=startup_seconds(), on_folder=logs.add_folder, on_gui=logs.leave_stderr)
     sys.stdin.reconfigure(errors="replace")
     return serve(session, sys.stdin, out)
 

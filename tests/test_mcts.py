@@ -398,3 +398,26 @@ def test_a_hidden_vcf_narrows_the_root_to_its_answers():
         assert Prover().solve(after, "vcf", max_depth=4).result != "win"
     _, plain = run(b, playouts=50, mcts=MCTS(HeuristicEvaluator(), MCTSConfig(threat_vcf_depth=0)))
     assert set(plain.root.moves) == set(b.candidate_moves(3))
+
+
+def test_realtime_lines_mark_searched_and_lost_root_moves():
+    """Yixin-Board draws POS (being searched), DONE (searched), BEST and LOST marks: each is sent
+    when it changes, DONE names a point POS named before, and LOST each root move proven lost
+    (here white's threes beat most of black's moves)."""
+    black = [(10, 10), (11, 3), (2, 12), (12, 12)]
+    white = [(5, 5), (6, 5), (7, 6), (7, 7)]
+    b = Board.from_stones(black, white, to_move=Color.BLACK)
+    lines: list[str] = []
+    m = MCTS(HeuristicEvaluator())
+    m.search(b, time.monotonic() + 3, 1.5, report=lines.append, early_stop=False)
+    kinds = [line.split()[1] for line in lines]
+    assert kinds[0] == "REFRESH" and "BEST" in kinds and "POS" in kinds
+    points = {k: [tuple(map(int, line.split()[2].split(","))) for line in lines if line.split()[1] == k]
+              for k in ("BEST", "POS", "DONE", "LOST")}
+    lost = set(points["LOST"])
+    assert len(lost) == len(points["LOST"]) >= 3  # each once
+    assert lost == {mv for mv, cp in zip(m.root.moves, m.root.cp) if cp > 0}
+    for i, done in enumerate(points["DONE"]):
+        assert done == points["POS"][i]  # DONE closes the POS before the next one
+    for k in ("BEST", "POS"):
+        assert all(p != q for p, q in zip(points[k], points[k][1:]))  # sent only when it changes

@@ -1,5 +1,6 @@
-"""Logging: stderr always; a capped file in the `INFO folder` directory when the manager gives
-one (Gomocup fails an engine whose folder grows past 70 MB). Never stdout."""
+"""Logging: stderr (until a GUI that never reads it is known to be the manager), and a capped
+file in the `INFO folder` directory when the manager gives one (Gomocup fails an engine whose
+folder grows past 70 MB). Never stdout."""
 from __future__ import annotations
 
 import logging
@@ -18,6 +19,15 @@ def setup(level: str = "WARNING") -> None:
     handler.setLevel(level.upper())
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
+
+
+def leave_stderr() -> None:
+    """Stop logging to stderr (the folder's file, if any, goes on): Yixin-Board never reads the
+    engine's stderr, and a line there makes it spin, a full pipe would block the engine."""
+    root = logging.getLogger()
+    for h in [h for h in root.handlers if type(h) is logging.StreamHandler]:
+        root.removeHandler(h)
+    root.addHandler(logging.NullHandler())  # else logging's last resort writes warnings to stderr
 
 
 def add_folder(folder: Path, name: str = "pbrain-renju") -> None:

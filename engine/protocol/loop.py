@@ -1,6 +1,8 @@
 """The I/O loop: a reader thread hears every line at once (so STOP, YXSTOP and END reach a
 thinking engine, which then answers at once), the main thread answers the lines in order, and
-every reply is flushed. END ends the process without another word."""
+every reply is flushed. END ends the process without another word. A new position arriving
+while the engine thinks (Yixin-Board's undo sends one, then drops the move it was waiting for)
+also makes it answer at once, so that the new request is not kept waiting."""
 from __future__ import annotations
 
 import logging
@@ -13,6 +15,7 @@ from engine.protocol.commands import split_command
 from engine.protocol.session import Session
 
 log = logging.getLogger("pbrain.loop")
+INTERRUPTS = {"STOP", "YXSTOP", "END", "START", "RESTART", "RECTSTART", "BOARD", "YXBOARD"}
 
 
 def serve(session: Session, inp: TextIO, out: TextIO) -> int:
@@ -36,7 +39,7 @@ def serve(session: Session, inp: TextIO, out: TextIO) -> int:
             for raw in inp:
                 line = raw.strip()
                 cmd, _ = split_command(line)
-                if cmd in ("STOP", "YXSTOP", "END"):
+                if cmd in INTERRUPTS:
                     session.stop.set()  # a thinking player stops at its next check
                 lines.put((line, time.monotonic()))
         except (OSError, ValueError) as e:  # a closed or broken pipe ends the game like EOF

@@ -16,7 +16,7 @@ from pathlib import Path
 from engine import __version__, paths
 from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
-from engine.players import Limits, Player
+from engine.players import Limits, PatternPlayer, Player
 from engine.protocol import memory
 from engine.protocol.commands import ProtocolError, parse_int64, parse_xy, parse_xyf, split_command
 from engine.protocol.timeman import TimeControl, bankable, budget
@@ -32,6 +32,13 @@ STORED_KEYS = {"game_type", "thread_num", "hash_size", "max_node", "max_depth", 
                "show_detail", "time_increment", "caution_factor", "checkmate", "nbestsym", "vcthread",
                "usedatabase", "protocol_lag", "auto_pondering", "analysis_mode"}
 BLOCK_COMMANDS = {"BOARD", "YXBOARD", "SWAP2BOARD"}
+# Yixin-Board's database and block-path commands, whose `x,y` lines follow until DONE: the engine
+# has no database, so they are read to their end and answered with nothing.
+YIXIN_DATA_BLOCKS = {"YXQUERYDATABASEALL", "YXQUERYDATABASEONE", "YXDELETEDATABASEONE", "YXDELETEDATABASEALL",
+                     "YXSETBESTMOVEDATABASE", "YXCLEARBESTMOVEDATABASE", "YXEDITLABELDATABASE",
+                     "YXEDITTVDDATABASE", "YXBLOCKPATH", "YXBLOCKPATHUNDO"}
+# Yixin-Board's commands whose argument (a file name) is the next line.
+YIXIN_FILE_COMMANDS = {"YXHASHDUMP", "YXHASHLOAD", "YXSETDATABASE", "YXDBTOPOS", "YXDBTOTXT", "YXTXTTODB"}
 
 
 def fmt(move: Move) -> str:
@@ -49,6 +56,7 @@ class Session:
         startup: float = 0.0,
         on_folder: Callable[[Path], None] | None = None,
         emit: Callable[[str], None] | None = None,
+        on_gui: Callable[[], None] | None = None,
     ) -> None:
         self.player = player
         self.stop = stop or threading.Event()
@@ -56,13 +64,16 @@ class Session:
         self.startup = startup  # seconds of loading the first move's clock still pays for
         self.on_folder = on_folder
         self.emit = emit  # writes a line at once, while the player thinks (realtime analysis)
+        self.on_gui = on_gui  # called once a GUI (YXSHOWINFO) is known to be the manager
         self.board: Board | None = None
         self.rule = Rule.FREESTYLE  # Gomocup's rule 0 until INFO rule says otherwise
         self.tc = TimeControl()
         self.max_memory = DEFAULT_MAX_MEMORY
         self.info: dict[str, int | str] = {}
-        self.block: str | None = None  # BOARD / YXBOARD / SWAP2BOARD collecting data lines
+        self.block: str | None = None  # BOARD / YXBOARD / SWAP2BOARD / a Yixin block collecting data lines
         self.block_lines: list[str] = []
+        self.file_argument: str | None = None  # a Yixin file command waiting for its file name line
+        self.blocked: set[Move] = set()  # YXBLOCK: points the engine must not play
         self.notices: list[str] = []  # MESSAGE lines owed before the next reply
         self.ended = False
 
@@ -75,11 +86,15 @@ class Session:
             return []
         if received is None:
             received = self.clock()
-        if self.block is not None:  # inside BOARD / YXBOARD / SWAP2BOARD
-            word = line.upper()
-            if word == "END":  # a manager may end the engine at any time: the block is dropped
-                self.block, self.block_lines, self.ended = None, [], True
-                return []
+        word = line.upper()
+        if (self.block is not None or self.file_argument is not None) and word == "END":
+            # a manager may end the engine at any time: the unfinished block is dropped
+            self.block, self.block_lines, self.file_argument, self.ended = None, [], None, True
+            return []
+        if self.file_argument is not None:
+            command, self.file_argument = self.file_argument, None
+            return self._flush([f"ERROR {command.lower()} {line[:60]}: files are not supported by this engine"])
+        if self.block is not None:  # inside BOARD / YXBOARD / SWAP2BOARD / a Yixin block
             if word != "DONE":
                 self.block_lines.append(line)
                 return []
@@ -87,6 +102,12 @@ class Session:
         else:
             cmd, arg = split_command(line)
             handler = getattr(self, "_cmd_" + cmd.lower(), None) if cmd.isalnum() else None
+            if cmd in YIXIN_DATA_BLOCKS:
+                self.block, self.block_lines = cmd, []
+                return self._flush([])
+            if cmd in YIXIN_FILE_COMMANDS:
+                self.file_argument = cmd
+                return self._flush([])
         try:
             if cmd == "INFO":  # never answered: the manager is not reading while it sends INFO
                 self._info(arg)
@@ -285,16 +306,29 @@ class Session:
             raise ProtocolError("no legal move left")
         limits = self._limits(board, received)
         try:
-            move = self.player.choose(board, limits)
+            move = self._choose(board, limits)
         except Exception:
             log.exception("player %s failed; playing a fallback move", self.player.name)
             move = None
         if move is None or not board.is_legal(*move):
             log.error("player %s gave %r, not a legal move; playing a fallback move", self.player.name, move)
-            move = fallback_move(board)
+            move = fallback_move(board, self.blocked)
         log.info("move %s after %.0f ms (budget %.0f ms)", fmt(move), (self.clock() - received) * 1e3,
                  (limits.deadline - received) * 1e3)
         return move
+
+    def _choose(self, board: Board, limits: Limits) -> Move | None:
+        """The player's move; with blocked points (YXBLOCK), its best-ranked move that is not
+        one, from the same search."""
+        if not self.blocked:
+            return self.player.choose(board, limits)
+        for move, _ in self.player.ranked(board, limits):
+            if move not in self.blocked and board.is_legal(*move):
+                return move
+        for move, _ in PatternPlayer().ranked(board, limits):  # the search left only blocked points
+            if move not in self.blocked:
+                return move
+        return None
 
     # ---- multi-line commands ------------------------------------------------------------
 
@@ -312,12 +346,24 @@ class Session:
     def _cmd_swap2board(self, arg: str, received: float) -> list[str]:
         return self._open_block("SWAP2BOARD")
 
+    def _cmd_yxblock(self, arg: str, received: float) -> list[str]:
+        return self._open_block("YXBLOCK")
+
+    def _cmd_yxblockundo(self, arg: str, received: float) -> list[str]:
+        return self._open_block("YXBLOCKUNDO")
+
     def _finish_block(self, arg: str, received: float) -> list[str]:
         """DONE: act on the collected lines. A bad block changes nothing."""
         block, lines = self.block, self.block_lines
         self.block, self.block_lines = None, []
         if block == "SWAP2BOARD":
             return self._swap2(lines, received)
+        if block in ("YXBLOCK", "YXBLOCKUNDO"):
+            points = {parse_xy(line) for line in lines}
+            self.blocked = self.blocked | points if block == "YXBLOCK" else self.blocked - points
+            return []
+        if block in YIXIN_DATA_BLOCKS:
+            return []
         board = self._position(lines)
         if block == "YXBOARD":
             self.board = board
@@ -377,10 +423,12 @@ class Session:
         n = max(1, int(parse_int64(arg))) if arg.strip() else 1
         if board.game_over or not board.legal_moves():
             raise ProtocolError("no move to analyse")
-        ranked = [(m, s) for m, s in self.player.ranked(board, self._limits(board, received)) if board.is_legal(*m)]
+        ranked = [(m, s) for m, s in self.player.ranked(board, self._limits(board, received))
+                  if board.is_legal(*m) and m not in self.blocked]
         if not ranked:
-            ranked = [(fallback_move(board), 0.0)]
+            ranked = [(fallback_move(board, self.blocked), 0.0)]
         lines = [f"MESSAGE NBEST {i + 1} {fmt(m)} score {s:.0f}" for i, (m, s) in enumerate(ranked[:n])]
+        board.play(*ranked[0][0])  # Yixin-Board plays the answer as the engine's move (Rapfi does so too)
         return lines + [fmt(ranked[0][0])]
 
     def _cmd_yxstop(self, arg: str, received: float) -> list[str]:
@@ -388,11 +436,21 @@ class Session:
 
     _cmd_stop = _cmd_yxstop
 
+    def _cmd_yxblockreset(self, arg: str, received: float) -> list[str]:
+        self.blocked = set()
+        return []
+
+    def _cmd_yxblockpathreset(self, arg: str, received: float) -> list[str]:
+        return []  # block paths (YXBLOCKPATH) are read and left aside
+
     def _cmd_yxhashclear(self, arg: str, received: float) -> list[str]:
         self.player.clear_hash()
         return []
 
     def _cmd_yxshowinfo(self, arg: str, received: float) -> list[str]:
+        if self.on_gui is not None:  # Yixin-Board asks this first; it never reads the engine's stderr
+            self.on_gui()
+            self.on_gui = None
         unset = "unset"
         return [
             "MESSAGE INFO MAX_THREAD_NUM 1",
@@ -419,11 +477,13 @@ def side_balance(board: Board, player: Player, limits: Limits) -> float:
     return (mine[0][1] if mine else 0.0) - (theirs[0][1] if theirs else 0.0)
 
 
-def fallback_move(board: Board) -> Move:
-    """A legal move found without the player: the one nearest the last stone (or the centre)."""
+def fallback_move(board: Board, avoid: set[Move] | frozenset[Move] = frozenset()) -> Move:
+    """A legal move found without the player: the one nearest the last stone (or the centre),
+    outside `avoid` while another remains."""
     legal = board.legal_moves()
     if not legal:
         raise ProtocolError("no legal move left")
+    legal = [m for m in legal if m not in avoid] or legal
     cx, cy = board.last_move or (board.size // 2, board.size // 2)
     return min(legal, key=lambda m: (max(abs(m[0] - cx), abs(m[1] - cy)), m))
 

@@ -338,7 +338,8 @@ class MCTS:
         # The tree's arrays grow by doubling: stop while what it has grown, plus one more doubling,
         # fits the memory allowed.
         start_bytes = int(lib.rj_tree_memory(self._tree))
-        last_report, reported_best = t0, None
+        last_report = t0
+        shown: dict[str, object] = {"best": None, "pos": None, "lost": set()}
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         next_check = 0  # playouts before the next check may start (verify_gap)
@@ -349,13 +350,7 @@ class MCTS:
             n_root = root.N
             if report and now - last_report >= REPORT_EVERY_S and len(n_root):
                 last_report = now
-                moves = root.moves
-                best_move = moves[int(np.argmax(n_root))]
-                if best_move != reported_best:
-                    reported_best = best_move
-                    report("REALTIME BEST %d,%d" % best_move)
-                if self._counts[1] >= 0:
-                    report("REALTIME POS %d,%d" % moves[self._counts[1]])
+                self._realtime(root, n_root, report, shown)
             if root.proven or now >= soft or (max_playouts and playouts >= max_playouts) or (stop and stop.is_set()):
                 break
             if len(n_root) <= 1 or (memory_bytes > 0 and self._outgrows(start_bytes, memory_bytes)):
@@ -381,10 +376,31 @@ class MCTS:
             if decided:
                 break
             playouts += self._playouts(b)
+        if report and len(root.N):
+            self._realtime(root, root.N, report, shown)
         self.info = self._summary(root, playouts, time.monotonic() - t0)
         if not root.moves:  # lost: the filter left nothing (say, black's only block is a foul)
             return self._any_legal(board)
         return self._best(root)
+
+    def _realtime(self, root: Node, visits: np.ndarray, report: Callable[[str], None], shown: dict) -> None:
+        """Yixin-style analysis lines, each only when it changes: BEST the most visited root move,
+        POS the root move the last descent went through (DONE the one before it), LOST each root
+        move proven lost."""
+        moves = root.moves
+        best = moves[int(np.argmax(visits))]
+        if best != shown["best"]:
+            shown["best"] = best
+            report("REALTIME BEST %d,%d" % best)
+        for i in np.flatnonzero(root.cp > 0):
+            if moves[int(i)] not in shown["lost"]:
+                shown["lost"].add(moves[int(i)])
+                report("REALTIME LOST %d,%d" % moves[int(i)])
+        if 0 <= self._counts[1] < len(moves) and moves[self._counts[1]] != shown["pos"]:
+            if shown["pos"] is not None:
+                report("REALTIME DONE %d,%d" % shown["pos"])
+            shown["pos"] = moves[self._counts[1]]
+            report("REALTIME POS %d,%d" % shown["pos"])
 
     def _outgrows(self, start_bytes: int, allowance: int) -> bool:
         """Would one more doubling of the tree's arrays take it past the allowance?"""
