@@ -1,5 +1,5 @@
-"""Shared test fixtures: the external rule vectors (a copy of ../shared/vectors, with its licence
-notices, in tests/data/vectors)."""
+"""Shared test fixtures: the external rule vectors (tests/data/vectors, with their licence
+notices)."""
 from __future__ import annotations
 
 import os

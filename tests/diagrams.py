@@ -1,4 +1,4 @@
-"""Board diagrams shared by the rule tests: the corner cases of ../shared/protocol.md §3.4
+"""Board diagrams shared by the rule tests: the corner cases of docs/rules.md
 drawn as 15x15 boards ('p' marks the queried point), and the parsers for them."""
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ the win rules used by the Gomocup protocol.
 
 Deliberately simple pure Python (standard library only).  It is the oracle
 the native rule code is checked against, so it favours being obviously
-correct over being fast.  Written from the semantics in
-shared/protocol.md section 3.3/3.4 (the Gomocup referee's algorithm); no code
+correct over being fast.  Written from the semantics of
+docs/rules.md (the Gomocup referee's algorithm and the corner cases); no code
 was taken from any other project.
 
 Conventions

@@ -1,4 +1,4 @@
-"""The corner cases of ../shared/protocol.md §3.4 on the native board, each also checked against
+"""The corner cases of docs/rules.md on the native board, each also checked against
 the pure-Python reference so both implementations are held to the same diagrams."""
 from __future__ import annotations
 

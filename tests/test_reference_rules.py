@@ -1,6 +1,6 @@
 """Checks of the pure-Python rule reference (tests/reference_rules.py) itself:
-against the external vectors in ../shared/vectors and against hand-made
-diagrams for the corner cases of shared/protocol.md section 3.4."""
+against the external vectors in tests/data/vectors and against hand-made
+diagrams for the corner cases of docs/rules.md."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""The native core against the external vectors in ../shared/vectors (see its README for the
+"""The native core against the external vectors in tests/data/vectors (see its README for the
 coordinate conventions of each file)."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Point notation: letter-number ("h8": letter a.. is x from 0, number is y + 1, either case, as
-GomocupJudge and ../shared/vectors write them) and protocol pairs ("7,7")."""
+GomocupJudge and the rule vectors in tests/data/vectors write them) and protocol pairs ("7,7")."""
 from __future__ import annotations
 
 import re

@@ -1,6 +1,6 @@
-"""One game between two Gomocup engines, refereed as GomocupJudge does (../shared/protocol.md
-§1.8): START and the INFO block, each engine's first move from BOARD (the opening in move
-order), TURN afterwards, INFO time_left before every move, the engine suspended while it is not
+"""One game between two Gomocup engines, refereed as GomocupJudge does (docs/protocol.md, "How
+managers drive an engine"): START and the INFO block, each engine's first move from BOARD (the
+opening in move order), TURN afterwards, INFO time_left before every move, the engine suspended while it is not
 its turn, END then kill. Every way of losing the referee knows is adjudicated here."""
 from __future__ import annotations
 

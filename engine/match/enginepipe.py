@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_ENGINE = [sys.executable, "-m", "engine"]
 
-# Every line an engine may print on stdout (../shared/protocol.md §1.5).
+# Every line an engine may print on stdout (docs/protocol.md, "Replies").
 PROTOCOL_LINE = re.compile(
     r"^(OK|SWAP|UNKNOWN .*|ERROR .*|MESSAGE .*|DEBUG .*|\d+,\d+( \d+,\d+)*|FORBID (\d{4})*\.|name=\".*)$"
 )

@@ -1,7 +1,7 @@
 """The protocol session: a state machine from command lines to reply lines. It does no I/O
 (engine.protocol.loop owns stdin/stdout), so every command family is tested by transcripts.
 
-Replies follow ../shared/protocol.md: `OK`, `x,y`, `ERROR <reason>`, `UNKNOWN <text>`, `MESSAGE
+Replies follow docs/protocol.md: `OK`, `x,y`, `ERROR <reason>`, `UNKNOWN <text>`, `MESSAGE
 <text>`, the ABOUT line, SWAP2BOARD answers and Yixin's `FORBID` line. Bad input never changes the
 position."""
 from __future__ import annotations

@@ -4,7 +4,7 @@ Gomocup's referee measures a move from writing the command to reading the reply,
 late move as a loss; its 1000 ms tolerance is not ours to spend. So every budget keeps a safety
 margin for Python, the pipe and scheduling, and the first move also pays for start-up, because
 the referee freezes the engine right after START and the first move's clock runs while the
-engine is still loading (../shared/protocol.md §1.8)."""
+engine is still loading (docs/protocol.md, "How managers drive an engine")."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,6 +1,6 @@
 /*
  * threats.h — threat levels and the method's threat move sets for the side to move c against
- * its opponent o (../shared/method.md):
+ * its opponent o (the method's, docs/engine.md "How it plays"):
  *   D(c)  defence: points where c's stone lowers o's threat (o's five points when o has a four;
  *         the points that take away o's straight-four points when o has a live three);
  *   A(c)  attack: c's moves that raise c's threat above o's level (fours, and threes when o has
