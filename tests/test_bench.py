@@ -15,6 +15,7 @@ def test_bench_writes_its_section_once(tmp_path):
     assert text.count(bench.START) == 1 and text.count(bench.END) == 1
     assert "160 ns" in text and "150 ns" not in text
     assert "Command: `make bench`" in text
+    assert f"commit {bench.commit()}" in text  # each figure says what code it measured
 
 
 def test_bench_measures_every_target():

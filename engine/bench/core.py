@@ -185,11 +185,25 @@ def book_rows(games: list[Board]) -> list[tuple[str, str, str]]:
             ("opening book: lookup at 8-stone positions of random games", f"{miss_us:.0f} µs", "")]
 
 
+def commit() -> str:
+    """The checkout's short commit (with `+` when the tree has changes), or "unknown"."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head + ("+" if dirty else "")) if head else "unknown"
+
+
 def section(start: str, end: str, title: str, command: str, rows: list[tuple[str, ...]], note: str = "") -> str:
     """A docs/benchmarks.md section between its markers: title, command, date and machine, an
     optional note, and a table of (measure, value[, target]) rows."""
     targets = len(rows[0]) == 3 if rows else False
-    lines = [start, f"## {title}", "", f"Command: `{command}` — {datetime.date.today().isoformat()} — {machine()}", ""]
+    when = f"{datetime.date.today().isoformat()}, commit {commit()}"
+    lines = [start, f"## {title}", "", f"Command: `{command}` — {when} — {machine()}", ""]
     if note:
         lines += [note, ""]
     lines += ["| measure | value | target |", "| --- | --- | --- |"] if targets else ["| measure | value |",
@@ -199,7 +213,7 @@ def section(start: str, end: str, title: str, command: str, rows: list[tuple[str
 
 
 def render(rows: list[tuple[str, str, str]], command: str) -> str:
-    return section(START, END, "Native core (issue: native Renju core)", command, rows)
+    return section(START, END, "Native core", command, rows)
 
 
 def write(path: Path, section: str, start: str = START, end: str = END) -> None:

@@ -95,7 +95,7 @@ def run(exe: Path | None, onedir: Path | None, moves: int) -> list[tuple[str, st
     command = engines[1][1] if len(engines) > 1 else PYTHON_ENGINE
     label = engines[1][0] if len(engines) > 1 else engines[0][0]
     timed, peak = play_moves(command, 40, ["INFO timeout_turn 5000"], None)
-    # the default player: MCTS with the bundled net (the pattern player until the MCTS issue)
+    # the default player: MCTS with the bundled net
     rows.append((f"peak memory in games, default player, 5 s a move ({label})", f"{peak / 2**20:.1f} MB"))
     rows.append((f"time per move, default player, 5 s a move, median ({label})",
                  f"{statistics.median(t for t, _ in timed) * 1e3:.1f} ms"))
@@ -112,7 +112,7 @@ def run(exe: Path | None, onedir: Path | None, moves: int) -> list[tuple[str, st
 
 
 def render(rows, command: str) -> str:
-    return section(START, END, "Protocol engine (issue: the Gomocup protocol engine)", command, rows,
+    return section(START, END, "Protocol engine", command, rows,
                    "Allowed = min(timeout_turn, time_left) as the manager sends them; used = from writing the "
                    "command to reading the move, as the referee measures it. Target: max ratio "
                    f"< {1 - MARGIN_SHARE:g} (the budget is {1 - MARGIN_SHARE:.0%} of the turn less "

@@ -214,7 +214,7 @@ def run() -> list[tuple[str, str, str]]:
 
 
 def render(rows, command: str) -> str:
-    return section(START, END, "Threat-space prover (issue: VCF / UTSS and the move filter)", command, rows,
+    return section(START, END, "Threat-space prover", command, rows,
                    "Nodes are positions visited (each probe move of either side). Self-play positions: "
                    "tests/data/vcf_positions.jsonl (`python -m engine.bench.prover collect`). The UTSS rows "
                    "replay the search's own calls with their budgets (tests/data/utss_calls.jsonl, "

@@ -81,7 +81,7 @@ def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig 
 
 def render(rows, command: str) -> str:
     play = MCTSConfig()
-    return section(START, END, "Search (issue: MCTS with an ONNX policy-value net)", command, rows,
+    return section(START, END, "Search", command, rows,
                    "One core, 1 s a move, a fresh tree per position. The search stops early when the best move "
                    "cannot be overtaken, so playouts/s is computed over the time actually spent. \"C\" includes the "
                    "threat-space proofs: the root's VCF and UTSS at the tree's first plies. The deep checks of "

@@ -1,5 +1,5 @@
 """Players: what the protocol asks for a move. Every player returns a legal move (never, as
-black in Renju, a forbidden one); the search players arrive with later issues.
+black in Renju, a forbidden one); the search player is engine.search.player.MCTSPlayer.
 
 `PatternPlayer` is the strongest simple policy: win now, else block the opponent's five, else the
 point with the best pattern score for both sides."""
