@@ -58,8 +58,8 @@ bench: install
 # like Gomocup (about two minutes on a 2-core machine); the overrides play anything else.
 ENGINE   ?= pbrain-renju
 OPPONENT ?= alphabeta
-GAMES    ?= 20
-TC       ?= 1000
+GAMES    ?= 16
+TC       ?= 500
 RULE     ?= renju
 match: $(RUNTIME)
 	$(PY) -m engine.match --engine "$(ENGINE)" --engine "$(OPPONENT)" --games $(GAMES) --tc $(TC) --rule $(RULE) --out matches/latest
