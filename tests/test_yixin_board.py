@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import Board, Move
+from engine.board import Board, Color, Move
 from engine.match.enginepipe import PYTHON_ENGINE, EngineProcess
 from engine.players import Limits, Player
 from engine.protocol.session import Session
+from tests.protocol_helpers import CentrePlayer
 
 DATA = Path(__file__).parent / "data" / "yixin"
 LOGS = sorted(DATA.glob("*.log"))
@@ -111,8 +112,6 @@ def test_renju_is_rule_2_and_the_forbidden_point_is_the_double_three():
 def test_block_points_are_not_played_until_reset():
     """YXBLOCK's points are left out of the moves the engine plays and lists (as Yixin sends them:
     `yxblock`, `x,y` lines, `done`), YXBLOCKUNDO takes some back, YXBLOCKRESET all."""
-    from tests.protocol_helpers import CentrePlayer
-
     s = Session(CentrePlayer())
     s.handle("START 15 15")
     for line in ("yxblock", "7,7", "6,6", "done"):
@@ -136,8 +135,6 @@ def test_block_points_are_not_played_until_reset():
 def test_database_and_file_commands_are_read_to_their_end():
     """The GUI sends yxquerydatabaseall with its board lines after every change, and file
     commands with the file name on the next line: none of those lines is taken for a command."""
-    from tests.protocol_helpers import CentrePlayer
-
     s = Session(CentrePlayer())
     s.handle("START 15 15")
     for line in ("yxquerydatabaseall", "7,7", "8,8", "done"):
@@ -179,3 +176,31 @@ def test_the_gui_session_through_the_process(tmp_path):
         assert engine.proc.wait(10) == 0
         assert len(engine.stderr) == before
         assert engine.bad == []
+
+
+class _BlackAhead(Player):
+    """Scores every position as black's: the side-to-move balance then favours black."""
+
+    name = "black-ahead"
+
+    def ranked(self, board: Board, limits: Limits) -> list[tuple[Move, float]]:
+        move = board.legal_moves()[0]
+        return [(move, 1000.0 if board.to_move == Color.BLACK else 0.0)]
+
+
+@pytest.mark.parametrize("player, answer", [(CentrePlayer, "NO"), (_BlackAhead, "YES")])
+def test_yixin_swap2_steps(player, answer):
+    """Yixin-Board's Swap2 as it sends it: step 1 the three stones (`x y`, space-separated), step
+    2 after YXBOARD with three stones whether to swap to black, step 3 after five which colour to
+    take; a player that sees black ahead swaps to black at both, one that sees no difference stays."""
+    s = Session(player())
+    s.handle("START 15 15")
+    assert s.handle("yxswap2step1") == ["MESSAGE SWAP2 MOVE1 7 7", "MESSAGE SWAP2 MOVE2 8 8",
+                                        "MESSAGE SWAP2 MOVE3 5 8"]
+    for line in ("start 15 15", "yxboard", "7,7,2", "8,8,1", "5,8,2", "done"):
+        s.handle(line)
+    assert s.handle("yxswap2step2") == [f"MESSAGE SWAP2 SWAP1 {answer}"]
+    for line in ("start 15 15", "yxboard", "7,7,1", "8,8,2", "5,8,1", "9,9,2", "4,9,1", "done"):
+        s.handle(line)
+    assert s.handle("yxswap2step3") == [f"MESSAGE SWAP2 SWAP2 {answer}"]
+    assert s.handle("yxswap2step2")[0].startswith("ERROR this Swap2 step needs a position of 3 stones")

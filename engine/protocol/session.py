@@ -400,16 +400,40 @@ class Session:
         if len(moves) not in (0, 3, 5):
             raise ProtocolError(f"SWAP2BOARD needs 0, 3 or 5 stones, got {len(moves)}")
         if not moves:
-            c = board.size // 2
-            opening = [(c, c), (c + 1, c + 1), (c - 2, c + 1)]
-            return [" ".join(fmt(m) for m in opening)]
+            return [" ".join(fmt(m) for m in swap2_opening(board.size))]
         position = Board(board.size, self.rule)
         for x, y in moves:
             self._play(position, x, y)
-        # Take the other colour when the side to move is clearly behind.
-        if side_balance(position, self.player, self._limits(position, received)) < -SWAP_MARGIN:
+        if self._swaps(position, received):
             return ["SWAP"]
         return [fmt(self._think(position, received))]
+
+    def _swaps(self, position: Board, received: float) -> bool:
+        """Swap2's choice: take the other colour when the side to move is clearly behind."""
+        return side_balance(position, self.player, self._limits(position, received)) < -SWAP_MARGIN
+
+    # Yixin-Board's Swap2 (its Swap2 rule, which it sends as `INFO rule 1`): step 1 asks for the
+    # three opening stones, step 2 (after YXBOARD with three) whether to swap, step 3 (five) which
+    # colour to take; the answers are MESSAGE lines, points as `x y`.
+    def _cmd_yxswap2step1(self, arg: str, received: float) -> list[str]:
+        board = self._need_board()
+        return [f"MESSAGE SWAP2 MOVE{i} {x} {y}" for i, (x, y) in enumerate(swap2_opening(board.size), start=1)]
+
+    def _cmd_yxswap2step2(self, arg: str, received: float) -> list[str]:
+        board = self._yixin_swap_board(3)
+        return [f"MESSAGE SWAP2 SWAP1 {'YES' if self._swaps(board, received) else 'NO'}"]
+
+    def _cmd_yxswap2step3(self, arg: str, received: float) -> list[str]:
+        board = self._yixin_swap_board(5)
+        # YES: the engine takes black (white, behind, is the side to move); NO: white, and the
+        # GUI then asks for the sixth move
+        return [f"MESSAGE SWAP2 SWAP2 {'YES' if self._swaps(board, received) else 'NO'}"]
+
+    def _yixin_swap_board(self, stones: int) -> Board:
+        board = self._need_board()
+        if board.stone_count != stones or board.game_over:
+            raise ProtocolError(f"this Swap2 step needs a position of {stones} stones, not {board.stone_count}")
+        return board
 
     # ---- Yixin-Board extensions ---------------------------------------------------------
 
@@ -465,6 +489,12 @@ class Session:
 
 
 SWAP_MARGIN = 300.0  # pattern-score points; a clear lead, not noise
+
+
+def swap2_opening(size: int) -> list[Move]:
+    """The three stones the engine opens Swap2 with: a fixed shape at the centre."""
+    c = size // 2
+    return [(c, c), (c + 1, c + 1), (c - 2, c + 1)]
 
 
 def side_balance(board: Board, player: Player, limits: Limits) -> float:
