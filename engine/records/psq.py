@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.board import Rule
+from engine.records.game import Game, judge
+
 _HEADER = re.compile(r"^\s*Piskvorky\s+(\d+)\s*x\s*(\d+)")
 
 
@@ -96,3 +99,17 @@ def read(path: str | Path) -> PsqRecord:
         return loads(Path(path).read_text(errors="replace"))
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
+
+
+def to_game(record: PsqRecord, rule: Rule, source: str = "") -> Game:
+    """The record as a judged Game: its leading stones with 0 ms are the referee's opening (Gomocup
+    writes them so), the names black's then white's."""
+    opening = 0
+    for _, _, ms in record.moves:
+        if ms != 0:
+            break
+        opening += 1
+    if opening == len(record.moves):  # no timed move at all: a hand-made record, every move chosen
+        opening = 0
+    names = (record.names + ["", ""])[:2]
+    return judge(Game(record.size, rule, record.points(), opening=opening, names=(names[0], names[1]), source=source))
