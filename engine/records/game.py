@@ -79,3 +79,17 @@ def judge(game: Game, draw_stones: int | None = None) -> Game:
     else:
         game.end, game.winner = "stopped", None
     return game
+
+
+def confirm(game: Game) -> Game:
+    """Refuses a judged game whose record states a winner the board contradicts (a five for black
+    in a game the record gives to white): one of the two was misread. `extra["result"]`, as the
+    readers set it, is "black", "white" or "draw"; a stopped game (a resignation, a time-out) can
+    agree with any of them."""
+    claimed = game.extra.get("result")
+    if claimed is None or game.end in ("", "stopped"):
+        return game
+    board = {Color.BLACK: "black", Color.WHITE: "white", None: "draw"}[game.winner]
+    if claimed != board:
+        raise RecordError(f"{game.source}: the record's result is {claimed}, the board's is {board} ({game.end})")
+    return game
