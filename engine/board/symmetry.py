@@ -1,6 +1,6 @@
 """The 8 symmetries of the square board, on the last two axes of an array ([..., y, x]): Renju's
-rules are symmetric under all of them. Training augments samples with them (engine.train.augment);
-the search can evaluate positions turned (MCTSConfig.leaf_symmetry, root_symmetries)."""
+rules are symmetric under all of them. Training augments samples with them (engine.train.augment),
+the opening book keys positions up to them, and valuecheck measures how far a net is from symmetric."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator

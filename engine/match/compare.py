@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from math import comb
 from pathlib import Path
 
-from engine.records.results import game_moves, points  # noqa: F401 (re-exported for the tools)
+from engine.records.results import points
 
 BASELINES = {"random", "greedy", "alphabeta", "uct"}
 

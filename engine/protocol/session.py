@@ -16,7 +16,7 @@ from pathlib import Path
 from engine import __version__, paths
 from engine.board import Board, Color, Foul, Move, Rule
 from engine.native import BoardError, ForbiddenMove, GameOver, Occupied, OffBoard
-from engine.players import Limits, PatternPlayer, Player
+from engine.players import Limits, Player
 from engine.protocol import memory
 from engine.protocol.commands import ProtocolError, parse_int64, parse_xy, parse_xyf, split_command
 from engine.protocol.timeman import TimeControl, bankable, budget
@@ -317,7 +317,7 @@ class Session:
                  (limits.deadline - received) * 1e3)
         return move
 
-    def _choose(self, board: Board, limits: Limits) -> Move | None:
+    def _choose(self, board: Board, limits: Limits) -> Move:
         """The player's move; with blocked points (YXBLOCK), its best-ranked move that is not
         one, from the same search."""
         if not self.blocked:
@@ -325,10 +325,7 @@ class Session:
         for move, _ in self.player.ranked(board, limits):
             if move not in self.blocked and board.is_legal(*move):
                 return move
-        for move, _ in PatternPlayer().ranked(board, limits):  # the search left only blocked points
-            if move not in self.blocked:
-                return move
-        return None
+        return fallback_move(board, self.blocked)  # the player ranked only blocked points
 
     # ---- multi-line commands ------------------------------------------------------------
 

@@ -239,6 +239,23 @@ def tensors(data: Records, idx: np.ndarray, device: str, ks: np.ndarray | None =
             torch.from_numpy(data.z[idx]).to(device), torch.from_numpy(data.has_value[idx]).to(device))
 
 
+def _tally(sums: Counter, x: torch.Tensor, logits: torch.Tensor, v: torch.Tensor, target: torch.Tensor,
+           z: torch.Tensor, has_value: torch.Tensor) -> None:
+    """Adds one batch's hits: the net's five most likely empty points against the move played, and
+    the value's sign against the result at positions of decided games with a value target."""
+    empty = (x[:, 0] + x[:, 1]).flatten(1) == 0
+    top = logits.masked_fill(~empty, -math.inf).topk(5, 1).indices
+    decided = has_value & (z != 0)
+    sums.update(top1=int((top[:, 0] == target).sum()), top5=int((top == target[:, None]).any(1).sum()),
+                valued=int(has_value.sum()), decided=int(decided.sum()),
+                sign=int(((torch.sign(v) == z) & decided).sum()))
+
+
+def _rates(sums: Counter, n: int) -> dict:
+    return {"top1": sums["top1"] / n, "top5": sums["top5"] / n, "value_sign": sums["sign"] / max(1, sums["decided"]),
+            "positions": n, "decided_positions": sums["decided"]}
+
+
 def evaluate(net: PolicyValueNet, data: Records, idx: np.ndarray, device: str = "cpu", batch: int = 1024) -> dict:
     """Losses, top-1/top-5 accuracy of the empty points the net ranks first, and value-sign accuracy
     at positions of decided games with a value target, on the positions `idx`."""
@@ -250,16 +267,10 @@ def evaluate(net: PolicyValueNet, data: Records, idx: np.ndarray, device: str = 
         for i in range(0, len(idx), batch):
             x, target, z, has_value = tensors(data, idx[i:i + batch], device)
             policy, value, logits, v = losses(net, x, target, z, has_value, "sum")
-            empty = (x[:, 0] + x[:, 1]).flatten(1) == 0
-            top = logits.masked_fill(~empty, -math.inf).topk(5, 1).indices
-            decided = has_value & (z != 0)
-            sums.update(policy=float(policy), value=float(value), top1=int((top[:, 0] == target).sum()),
-                        top5=int((top == target[:, None]).any(1).sum()), valued=int(has_value.sum()),
-                        decided=int(decided.sum()), sign=int(((torch.sign(v) == z) & decided).sum()))
+            sums.update(policy=float(policy), value=float(value))
+            _tally(sums, x, logits, v, target, z, has_value)
     n = len(idx)
-    return {"policy_loss": sums["policy"] / n, "value_loss": sums["value"] / max(1, sums["valued"]),
-            "top1": sums["top1"] / n, "top5": sums["top5"] / n, "value_sign": sums["sign"] / max(1, sums["decided"]),
-            "positions": n, "decided_positions": sums["decided"]}
+    return {"policy_loss": sums["policy"] / n, "value_loss": sums["value"] / max(1, sums["valued"]), **_rates(sums, n)}
 
 
 def evaluate_onnx(path: str, data: Records, idx: np.ndarray, batch: int = 1024) -> dict:
@@ -267,22 +278,16 @@ def evaluate_onnx(path: str, data: Records, idx: np.ndarray, batch: int = 1024) 
     positions `idx`: how a new net compares with the one it would replace."""
     from engine.net.onnx_eval import ONNXEvaluator
 
+    if not len(idx):
+        return {}
     ev = ONNXEvaluator(path, threads=max(1, torch.get_num_threads()), gpu=False)
     sums = Counter()
     for i in range(0, len(idx), batch):
-        part = idx[i:i + batch]
-        x = data.planes[part].astype(np.float32)
-        logits, v = (np.asarray(a, dtype=np.float64) for a in ev.evaluate_planes(x))
-        logits = logits.reshape(len(part), -1)
-        target, z, has_value = data.move[part].astype(np.int64), data.z[part], data.has_value[part]
-        empty = (x[:, 0] + x[:, 1]).reshape(len(part), -1) == 0
-        top = np.argsort(-np.where(empty, logits, -np.inf), axis=1, kind="stable")[:, :5]
-        decided = has_value & (z != 0)
-        sums.update(top1=int((top[:, 0] == target).sum()), top5=int((top == target[:, None]).any(1).sum()),
-                    decided=int(decided.sum()), sign=int(((np.sign(v.reshape(-1)) == z) & decided).sum()))
-    n = max(1, len(idx))
-    return {"top1": sums["top1"] / n, "top5": sums["top5"] / n, "value_sign": sums["sign"] / max(1, sums["decided"]),
-            "positions": len(idx), "decided_positions": sums["decided"]}
+        x, target, z, has_value = tensors(data, idx[i:i + batch], "cpu")
+        logits, v = ev.evaluate_planes(x.numpy())
+        logits = torch.from_numpy(np.asarray(logits, dtype=np.float32).reshape(len(x), -1))
+        _tally(sums, x, logits, torch.from_numpy(np.asarray(v, dtype=np.float32).reshape(-1)), target, z, has_value)
+    return _rates(sums, len(idx))
 
 
 def train_epoch(net: PolicyValueNet, opt: torch.optim.Optimizer, data: Records, idx: np.ndarray, epoch: int,
