@@ -68,6 +68,7 @@ CDEF = """
 #define RJ_PROVE_UTSS ...
 #define RJ_PROVE_UTSS_EXACT ...
 #define RJ_PROVE_DFPN ...
+#define RJ_PROVE_VCT ...
 #define RJ_PROOF_WIN ...
 #define RJ_PROOF_DRAW ...
 #define RJ_PROOF_LOSS ...
@@ -138,6 +139,15 @@ void rj_prover_clear(rj_prover *p);
 size_t rj_prover_memory(const rj_prover *p);
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
+typedef struct {
+    int result;
+    int64_t or_nodes, and_nodes, replies, vcf_leaves, nodes;
+    double ms;
+    int line_len;
+    int16_t line_x[256];
+    int16_t line_y[256];
+} rj_verification;
+int rj_vct_verify(rj_prover *p, rj_board *b, int max_depth, int64_t max_nodes, double max_ms, rj_verification *out);
 int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int64_t max_nodes, int16_t *xs,
                       int16_t *ys, int *threatened);
 

@@ -1,4 +1,4 @@
-"""Threat-space proofs over the native prover: VCF, UTSS and df-pn for the side to move.
+"""Threat-space proofs over the native prover: VCF, UTSS, df-pn and VCT for the side to move.
 
     proof = solve(board, kind="vcf", max_depth=12, budget_nodes=1_000_000, budget_ms=1000)
     proof.result -> "win" | "loss" | "draw" | "unknown"; proof.line -> [(x, y), ...]
@@ -12,12 +12,26 @@ from engine.native import BoardError, check, ffi, lib
 
 # "utss" settles wins and losses and may answer "unknown" for a quiet position; "utss-exact" searches
 # on to tell "draw" (no threat wins for either side) from "unknown", at some cost; "dfpn" proves
-# the side to move's win by proof-number search over the same threat space ("win" or "unknown").
+# the side to move's win by proof-number search over the same threat space ("win" or "unknown");
+# "vct" proves a victory by continuous fours and threes by proof-number search ("win" or "unknown").
 KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT,
-         "dfpn": lib.RJ_PROVE_DFPN}
+         "dfpn": lib.RJ_PROVE_DFPN, "vct": lib.RJ_PROVE_VCT}
 RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
            lib.RJ_PROOF_UNKNOWN: "unknown"}
 DEFAULT_TT_BITS = 18  # 4 MB
+VCT_PLIES = 120
+
+
+@dataclass
+class Verification:
+    result: str  # "verified" (every defence answered), "refuted" (line: the path to an escape), "incomplete"
+    line: list[Move] = field(default_factory=list)
+    or_nodes: int = 0
+    and_nodes: int = 0
+    replies: int = 0  # defender moves tried
+    vcf_leaves: int = 0
+    nodes: int = 0
+    ms: float = 0.0
 
 
 @dataclass
@@ -54,20 +68,35 @@ class Prover:
     def solve(self, board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
               budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
         """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
-        plies for UTSS (default 9), the longest line for df-pn (default 40). threat_depth: the
+        plies for UTSS (default 9), the longest line for df-pn (default 40) and VCT (default 120). threat_depth: the
         longest VCF (in fours) that a quiet attack may threaten — a three threatens one, 0 means
         fours only, None the default (3).
         Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
             raise BoardError(f"unknown proof kind {kind!r}: choose {', '.join(KINDS)}")
         if max_depth is None:
-            max_depth = {"vcf": 60, "dfpn": 40}.get(kind, 9)
+            max_depth = {"vcf": 60, "dfpn": 40, "vct": VCT_PLIES}.get(kind, 9)
         out = self._out
         depth_of_threats = -1 if threat_depth is None else threat_depth
         check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, depth_of_threats, budget_nodes, budget_ms, out),
               "solve")
         line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
         return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
+
+    def verify(self, board: Board, max_depth: int = VCT_PLIES, budget_nodes: int = 0,
+               budget_ms: float = 0.0) -> Verification:
+        """Checks the VCT proof for the side to move in full: at every defender node every legal
+        move of the board is tried, and each must lose to a five, a VCF (the VCF prover is trusted)
+        or the VCT prover's next move, checked the same way (rj_vct_verify in renju.h). For tests
+        and benchmarks: it costs many proofs."""
+        if board.game_over:
+            raise BoardError("the position is already decided")
+        out = ffi.new("rj_verification *")
+        check(lib.rj_vct_verify(self._p, board._b, max_depth, budget_nodes, budget_ms, out), "verify")
+        result = {1: "verified", 0: "refuted", -1: "incomplete"}[out.result]
+        line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
+        return Verification(result, line, int(out.or_nodes), int(out.and_nodes), int(out.replies),
+                            int(out.vcf_leaves), int(out.nodes), float(out.ms))
 
     def filter_moves(self, board: Board, radius: int = 3, vcf_depth: int = 10,
                      budget_nodes: int = 3000) -> tuple[list[Move], bool]:

@@ -1,6 +1,6 @@
 """`python -m engine solve`: prove a position from the command line and print one JSON object.
 
-    python -m engine solve --rule renju --moves h8,h9,i7 [--kind vcf|utss|utss-exact|dfpn] [--budget-nodes N]
+    python -m engine solve --rule renju --moves h8,h9,i7 [--kind vcf|utss|utss-exact|dfpn|vct] [--budget-nodes N]
                            [--budget-ms T] [--depth D] [--threat-depth K]
     python -m engine solve --black h8,i8 --white j8,k9 [--to-move black|white]
 
@@ -43,11 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--black", help="black stones (a position as it stands)")
     ap.add_argument("--white", help="white stones")
     ap.add_argument("--to-move", choices=["black", "white"], help="side to move for --black/--white")
-    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn"], default="vcf",
+    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn", "vct"], default="vcf",
                     help="utss-exact also tells a draw (no threat wins for either side) from unknown; "
-                         "dfpn proves wins by proof-number search (win or unknown)")
+                         "dfpn proves wins by proof-number search (win or unknown); vct proves a victory by "
+                         "continuous fours and threes (win or unknown)")
     ap.add_argument("--depth", type=int,
-                    help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line (default 40)")
+                    help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line (default 40); "
+                         "VCT: longest line (default 120)")
     ap.add_argument("--threat-depth", type=int, help="UTSS: longest VCF a quiet attack may threaten (default 3)")
     ap.add_argument("--budget-nodes", type=int, default=0)
     ap.add_argument("--budget-ms", type=float, default=0.0)

@@ -184,8 +184,9 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
  * at its first move that holds within the depth, so a quiet position may come back unknown.
  * RJ_PROVE_UTSS_EXACT searches on to tell draws (no threat wins for either side) from unknowns. */
 /* RJ_PROVE_DFPN proves the side to move's threat-space win by proof-number search (max_depth caps
- * a line's plies); it answers WIN or UNKNOWN. */
-enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2, RJ_PROVE_DFPN = 3 };
+ * a line's plies); it answers WIN or UNKNOWN. RJ_PROVE_VCT proves a victory by continuous fours
+ * and threes by proof-number search (vct.c; max_depth caps a line's plies); WIN or UNKNOWN. */
+enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2, RJ_PROVE_DFPN = 3, RJ_PROVE_VCT = 4 };
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
 
@@ -213,6 +214,21 @@ size_t rj_prover_memory(const rj_prover *p);
  * is unchanged afterwards. Returns RJ_OK or an error (RJ_E_GAMEOVER, RJ_E_BADKIND). */
 int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_depth, int64_t max_nodes, double max_ms,
              rj_proof *out);
+
+/* A VCT proof checked in full: from the position, the attacker's moves are the VCT prover's
+ * (lines of at most max_depth plies), and at every defender node every legal move of the board
+ * is tried; a node where the attacker has a five or a VCF (the VCF prover, trusted) is won.
+ * result: 1 every defence answered, 0 a defence escapes (line: the path to it), -1 a budget ran
+ * out first. */
+typedef struct {
+    int result;
+    int64_t or_nodes, and_nodes, replies, vcf_leaves, nodes;
+    double ms;
+    int line_len;
+    int16_t line_x[RJ_MAX_LINE_PLIES];
+    int16_t line_y[RJ_MAX_LINE_PLIES];
+} rj_verification;
+int rj_vct_verify(rj_prover *p, rj_board *b, int max_depth, int64_t max_nodes, double max_ms, rj_verification *out);
 
 /* The move filter (rj_filter_moves) narrowed against a hidden threat: when the opponent would
  * win by a VCF of at most vcf_depth fours if it had the move, only the moves after which it no

@@ -9,70 +9,10 @@
 #include "clock.h"
 #include "forbid.h"
 #include "prover.h"
+#include "search.h"
 #include "threats.h"
+#include "vct.h"
 
-/* Transposition table entry. Proven values hold at any depth; DRAW and a failed VCF hold for
- * searches no deeper than `depth`. */
-struct tt_entry {
-    uint64_t key;
-    union {
-        struct { /* VCF and UTSS */
-            int8_t value;
-            uint8_t depth;
-            int16_t move;
-            uint32_t pad;
-        };
-        struct { /* df-pn: proof and disproof numbers */
-            uint32_t pn, dn;
-        };
-    };
-};
-
-struct search;
-
-/* df-pn's move lists by position, for the nodes it enters again: proof-number search returns to
- * the same open nodes many times over, and a node's moves (the attacker's threats, with the quiet
- * ones found by trying each for a VCF; the defences against a quiet move's VCF) cost far more
- * than the node itself. Valid within one proof (`gen`) and for nodes on the same side of the
- * fukumi ply, so a list is the one dfpn_moves would make; a list longer than MC_MOVES is not kept.
- * 2^16 entries of 104 bytes (6.8 MB). */
-#define MC_BITS 16
-#define MC_MOVES 44
-struct mc_entry {
-    uint64_t key;
-    uint32_t gen;
-    uint8_t n;
-    uint8_t fukumi; /* made at a ply that adds fukumi moves to the attacker's (dfpn_moves) */
-    int16_t pos[MC_MOVES];
-};
-
-struct rj_prover {
-    int bits;
-    struct tt_entry *tt;
-    struct search *scratch; /* one search state, reused: it is large (the PV table) */
-    struct mc_entry *mc;
-    uint32_t gen;
-};
-
-struct search {
-    rj_board *b;
-    struct tt_entry *tt;
-    uint64_t mask;
-    int64_t nodes, max_nodes;
-    double deadline_ns;
-    int aborted;
-    int threat_depth; /* longest VCF a quiet attack may threaten (a three threatens one four) */
-    int exact;        /* tell draws from unknowns: no stop at a node's first holding move */
-    int max_ply; /* df-pn: the deepest ply a line may reach */
-    uint64_t salt; /* df-pn: the proof's key namespace */
-    struct mc_entry *mc; /* df-pn: the move lists of this proof's nodes (those with s->gen) */
-    uint32_t gen;
-    int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
-    int pv_len[RJ_MAX_LINE_PLIES];
-};
-
-#define KEY_VCF 0x5bd1e9955bd1e995ull
-#define KEY_UTSS 0x27d4eb2f165667c5ull
 
 rj_prover *rj_prover_new(int tt_bits)
 {
@@ -119,58 +59,6 @@ size_t rj_prover_memory(const rj_prover *p)
            ((size_t)1 << MC_BITS) * sizeof *p->mc;
 }
 
-static int out_of_budget(struct search *s)
-{
-    if (s->aborted)
-        return 1;
-    if (++s->nodes % RJ_BUDGET_CHECK == 0 || s->nodes >= s->max_nodes) {
-        if ((s->max_nodes > 0 && s->nodes >= s->max_nodes) || (s->deadline_ns > 0 && rj_now_ns() >= s->deadline_ns))
-            s->aborted = 1;
-    }
-    return s->aborted;
-}
-
-static struct tt_entry *tt_slot(struct search *s, uint64_t key) { return &s->tt[key & s->mask]; }
-
-/* A probe move for the side to move, and its undo. */
-static void probe(rj_board *b, int pos)
-{
-    rj_probe_stone(b, pos, b->to_move);
-    b->to_move = 3 - b->to_move;
-    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
-}
-
-static void unprobe(rj_board *b, int pos)
-{
-    rj_probe_stone(b, pos, RJ_EMPTY);
-    b->to_move = 3 - b->to_move;
-    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
-}
-
-static void pv_set(struct search *s, int ply, int move, int child_len)
-{
-    s->pv[ply][0] = (int16_t)move;
-    for (int i = 0; i < child_len && i + 1 < RJ_MAX_LINE_PLIES; i++)
-        s->pv[ply][i + 1] = s->pv[ply + 1][i];
-    s->pv_len[ply] = child_len + 1 < RJ_MAX_LINE_PLIES ? child_len + 1 : RJ_MAX_LINE_PLIES;
-}
-
-/* The single point of a set, or -1 if it has none or several. */
-static int only_point(rj_board *b, int color, int set)
-{
-    int found = -1, count = 0;
-    RJ_FOR_SET(b, color, set, pos, {
-        found = pos;
-        count++;
-    });
-    return count == 1 ? found : -1;
-}
-
-static int first_point(rj_board *b, int color, int set)
-{
-    RJ_FOR_SET(b, color, set, pos, return pos);
-    return -1;
-}
 
 /* A move colour c may play: a point of `preferred` if any is legal, else the first legal point
  * of the board. Used to finish a line once the defender is lost anyway. */
@@ -288,7 +176,7 @@ static int vcf(struct search *s, int depth, int ply)
 
 /* Would `color` have a VCF of at most `depth` fours if it were to move now? The line is left in
  * s->pv[ply]. The side to move is restored. */
-static int has_vcf(struct search *s, int color, int depth, int ply)
+int rj_has_vcf(struct search *s, int color, int depth, int ply)
 {
     rj_board *b = s->b;
     int flip = b->to_move != color;
@@ -322,20 +210,6 @@ static int builds_two_lines(const rj_board *b, int color, int pos)
 }
 
 
-/* Does c's stone at pos make more than a single three or four (a straight or double four, a
- * five, or threats on two lines)? */
-static int two_threats(const rj_board *b, int color, int pos)
-{
-    int lines = 0;
-    for (int d = 0; d < 4; d++) {
-        int t = rj_pat(b, pos, d, color);
-        if (t == RJ_PT_LIVE3 || t == RJ_PT_DEAD4)
-            lines++;
-        else if (t >= RJ_PT_LIVE4 || t == RJ_PT_FORBID)
-            return 1;
-    }
-    return lines >= 2;
-}
 
 /* Does colour c have a legal point in the set? */
 static int any_legal(rj_board *b, int color, int set)
@@ -378,7 +252,7 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
         if (rj_points_has(&seen, q) || b->cell[q] != RJ_EMPTY || !builds_two_lines(b, c, q) || !rj_legal_for(b, c, q))
             continue;
         rj_probe_stone(b, q, c); /* c moves twice: is there a VCF now? */
-        int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && has_vcf(s, c, vd, ply + 1);
+        int threat = rj_set_size(b, c, RJ_SET_FOUR) >= 2 && rj_has_vcf(s, c, vd, ply + 1);
         rj_probe_stone(b, q, RJ_EMPTY);
         if (threat)
             moves->pos[moves->n++] = (int16_t)q;
@@ -408,7 +282,7 @@ static void vcf_answers(struct search *s, int vdepth, int ply, rj_list *moves)
             continue;
         rj_points_add(&seen, q);
         probe(b, q);
-        int still = has_vcf(s, o, vdepth, ply + 1);
+        int still = rj_has_vcf(s, o, vdepth, ply + 1);
         unprobe(b, q);
         if (!still && moves->n < RJ_MAX_LIST)
             moves->pos[moves->n++] = (int16_t)q;
@@ -434,7 +308,7 @@ static int order_score(const rj_board *b, int color, int pos)
 }
 
 /* Stable insertion sort of moves[start..n) by order_score, highest first (lists are short). */
-static void order_moves(const rj_board *b, int color, rj_list *moves, int start)
+void rj_order_moves(const rj_board *b, int color, rj_list *moves, int start)
 {
     int score[RJ_MAX_LIST];
     for (int i = start; i < moves->n; i++) {
@@ -491,7 +365,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
         return leaf_value(b, level);
     rj_list moves;
     int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth, want_fukumi = 0;
-    if (level == 0 && threatened && has_vcf(s, o, vdepth, ply + 1)) {
+    if (level == 0 && threatened && rj_has_vcf(s, o, vdepth, ply + 1)) {
         vcf_answers(s, vdepth, ply, &moves);
         if (s->aborted)
             return RJ_PROOF_UNKNOWN;
@@ -670,7 +544,7 @@ static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
         rj_unified(b, moves);
         if (level == 0 && ply <= DFPN_FUKUMI_PLIES && s->threat_depth > 0)
             add_fukumi(s, 2 * s->threat_depth + 1, ply, moves);
-        order_moves(b, c, moves, 0);
+        rj_order_moves(b, c, moves, 0);
         return moves->n ? 0 : -1;
     }
     if (level > 0) {
@@ -678,7 +552,7 @@ static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
         return moves->n ? 0 : 1;
     }
     /* a quiet attacker move: it must threaten a VCF (it may be a block, or a fukumi move) */
-    if (!has_vcf(s, o, s->threat_depth, ply + 1))
+    if (!rj_has_vcf(s, o, s->threat_depth, ply + 1))
         return -1;
     vcf_answers(s, s->threat_depth, ply, moves);
     return moves->n ? 0 : 1;
@@ -817,7 +691,7 @@ static void dfpn_line(struct search *s, int attacker)
  * five if it can; the defender blocks a single five point (or makes any move when it cannot);
  * the attacker's VCF (searched afresh, within what is left of the budgets) finishes the rest.
  * The board is restored. */
-static void complete_line(struct search *s, int attacker)
+void rj_complete_line(struct search *s, int attacker)
 {
     rj_board *b = s->b;
     int n = s->pv_len[0], played = 0;
@@ -841,7 +715,7 @@ static void complete_line(struct search *s, int attacker)
                 int block = only_point(b, o, RJ_SET_FIVE);
                 next = block >= 0 && rj_legal_for(b, c, block) ? block : some_move(b, c, RJ_SET_FIVE, o);
             } else {
-                if (!has_vcf(s, c, 40, RJ_MAX_LINE_PLIES / 2) || s->aborted)
+                if (!rj_has_vcf(s, c, 40, RJ_MAX_LINE_PLIES / 2) || s->aborted)
                     break;
                 int m = s->pv_len[RJ_MAX_LINE_PLIES / 2];
                 for (int i = 0; i < m && n < RJ_MAX_LINE_PLIES - 1; i++)
@@ -862,7 +736,7 @@ static void complete_line(struct search *s, int attacker)
 }
 
 /* The prover's reusable search state, reset for a new proof of b. */
-static struct search *start_search(rj_prover *p, rj_board *b, int64_t max_nodes, double max_ms, double t0)
+struct search *rj_start_search(rj_prover *p, rj_board *b, int64_t max_nodes, double max_ms, double t0)
 {
     struct search *s = p->scratch;
     s->b = b;
@@ -874,7 +748,20 @@ static struct search *start_search(rj_prover *p, rj_board *b, int64_t max_nodes,
     s->aborted = 0;
     s->threat_depth = RJ_DEFAULT_THREAT_DEPTH;
     s->exact = 0;
+    s->stone_limit = RJ_MAX_MOVES;
+    s->vcf_cap = RJ_VCT_VCF_CAP;
     return s;
+}
+
+/* A new proof's generation of the move cache (s->mc, s->gen). */
+static void next_gen(rj_prover *p, struct search *s)
+{
+    s->mc = p->mc;
+    s->gen = ++p->gen;
+    if (s->gen == 0) { /* wrapped: no list may pass for this proof's */
+        memset(p->mc, 0, ((size_t)1 << MC_BITS) * sizeof *p->mc);
+        s->gen = p->gen = 1;
+    }
 }
 
 /* ---- the threat-aware move filter ------------------------------------------------------ */
@@ -891,8 +778,8 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
     int quick = b->result != RJ_ONGOING || l.n <= 1 || rj_set_count(b, c, RJ_SET_FIVE, 1) ||
                 rj_set_count(b, o, RJ_SET_FIVE, 1) ||
                 (!rj_set_count(b, o, RJ_SET_FOUR, 1) && !rj_set_count(b, o, RJ_SET_LIVE4, 1));
-    struct search *s = quick ? NULL : start_search(p, b, max_nodes, 0, 0);
-    if (quick || !has_vcf(s, o, vcf_depth, 0))
+    struct search *s = quick ? NULL : rj_start_search(p, b, max_nodes, 0, 0);
+    if (quick || !rj_has_vcf(s, o, vcf_depth, 0))
         return rj_list_xy(&l, xs, ys);
     /* o would win by fours if it had the move. A move can break that line only near it: within
      * 5 of one of its points on a line through that point. Not so for Renju black: a stone far
@@ -908,7 +795,7 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
         int m = l.pos[i], ok = rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m);
         if (!ok && near[m]) { /* does o still have a VCF after m? (an exhausted budget keeps m) */
             probe(b, m);
-            ok = !has_vcf(s, o, vcf_depth, 0);
+            ok = !rj_has_vcf(s, o, vcf_depth, 0);
             unprobe(b, m);
         }
         if (ok)
@@ -927,21 +814,34 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     out->value = RJ_PROOF_UNKNOWN;
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
-    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT && kind != RJ_PROVE_DFPN)
+    if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT && kind != RJ_PROVE_DFPN &&
+        kind != RJ_PROVE_VCT)
         return RJ_E_BADKIND;
     const double t0 = rj_now_ns();
-    struct search *s = start_search(p, b, max_nodes, max_ms, t0);
+    struct search *s = rj_start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
+    if (kind == RJ_PROVE_VCT) {
+        next_gen(p, s);
+        int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 80 ? RJ_MAX_LINE_PLIES - 80 : max_depth;
+        s->stone_limit = b->nstones + plies;
+        int won = rj_vct_prove(s);
+        out->value = won ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
+        out->line_len = won ? s->pv_len[0] : 0;
+        for (int i = 0; i < out->line_len; i++) {
+            out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
+            out->line_y[i] = (int16_t)rj_pos_y(s->pv[0][i]);
+        }
+        out->depth = plies;
+        out->nodes = s->nodes;
+        out->aborted = s->aborted;
+        out->ms = (rj_now_ns() - t0) / 1e6;
+        return RJ_OK;
+    }
     if (kind == RJ_PROVE_DFPN) {
         const int attacker = b->to_move;
         uint32_t pn, dn;
         s->salt = dfpn_salt(b, attacker);
-        s->mc = p->mc;
-        s->gen = ++p->gen;
-        if (s->gen == 0) { /* wrapped: no list may pass for this proof's */
-            memset(p->mc, 0, ((size_t)1 << MC_BITS) * sizeof *p->mc);
-            s->gen = p->gen = 1;
-        }
+        next_gen(p, s);
         s->max_ply = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 16 ? RJ_MAX_LINE_PLIES - 16 : max_depth;
         dfpn_mid(s, attacker, 0, PN_INF, PN_INF, &pn, &dn);
         int aborted = s->aborted;
@@ -949,7 +849,7 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         if (pn == 0) {
             s->aborted = 0;
             dfpn_line(s, attacker);
-            complete_line(s, attacker);
+            rj_complete_line(s, attacker);
             out->line_len = s->pv_len[0];
             for (int i = 0; i < out->line_len; i++) {
                 out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
@@ -986,7 +886,7 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     }
     int aborted = s->aborted;
     if (kind == RJ_PROVE_UTSS && (value == RJ_PROOF_WIN || value == RJ_PROOF_LOSS))
-        complete_line(s, value == RJ_PROOF_WIN ? b->to_move : 3 - b->to_move);
+        rj_complete_line(s, value == RJ_PROOF_WIN ? b->to_move : 3 - b->to_move);
     s->aborted = aborted; /* the value stands even if the line could not be finished */
     out->value = value;
     out->depth = reached;

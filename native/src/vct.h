@@ -1,0 +1,28 @@
+/*
+ * vct.h — victory by continuous threats (VCT) for the side to move, by depth-first proof-number
+ * search (df-pn) over fours and threes.
+ *
+ * The attacker (OR nodes) plays fours and threes; facing the defender's four it blocks, facing
+ * the defender's three it plays fours or blocks that make a three of its own. Every attacker node
+ * first asks the VCF prover, so most of a proof's leaves are VCFs. The defender (AND nodes) answers
+ * a four with its five point and a three with exactly the points that stop it (rj_defence: gaps,
+ * ends, the far point of a split three) and every four of its own; a defender with a VCF refutes a
+ * three at once. Renju black never plays a foul on either side, so a white threat whose only
+ * answers are black's forbidden points wins. Table entries are keyed by position, attacker and
+ * the line's stone limit, so proofs of positions further down the same line share them (the
+ * verifier relies on that).
+ */
+#ifndef RJ_VCT_H
+#define RJ_VCT_H
+
+#include "search.h"
+
+/* Nodes one VCF check of a VCT node may spend (the search default, rj_start_search). */
+#define RJ_VCT_VCF_CAP 2000
+
+/* Proves the attacker's (the side to move's) VCT within lines ending at s->stone_limit stones.
+ * Returns 1 proven, 0 not (disproven or a budget ran out: s->aborted). On a proof, s->pv[0]
+ * holds the line to the five. */
+int rj_vct_prove(struct search *s);
+
+#endif
