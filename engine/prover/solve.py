@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
                          "dfpn proves wins by proof-number search (win or unknown); vct proves a victory by "
                          "continuous fours and threes (win or unknown)")
     ap.add_argument("--depth", type=int,
-                    help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line (default 40); "
-                         "VCT: longest line (default 120)")
+                    help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line "
+                         "(default 40); VCT: longest line (default 120)")
     ap.add_argument("--threat-depth", type=int, help="UTSS: longest VCF a quiet attack may threaten (default 3)")
     ap.add_argument("--budget-nodes", type=int, default=0)
     ap.add_argument("--budget-ms", type=float, default=0.0)
