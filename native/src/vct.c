@@ -195,7 +195,7 @@ static void guess(const rj_board *b, int or_node, int pos, uint32_t *pn, uint32_
     *pn = 1;
     *dn = 1;
     if (or_node && !rj_in_set(b, b->to_move, RJ_SET_FOUR, pos) && !two_threats(b, b->to_move, pos))
-        *pn = 2;
+        *pn = 3;
 }
 
 /* The node's move list, from the cache when this proof made it before. */

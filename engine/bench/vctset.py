@@ -1,0 +1,529 @@
+"""A benchmark set of real-game threat-sequence wins (VCT positions): `tests/data/vct_positions.jsonl`.
+
+    python -m engine.bench.vctset records --out FILE [--limit N] [--seed S] [--pentazen PATH] [--ms 1000]
+    python -m engine.bench.vctset games MATCH_DIR --out FILE [--engine pentazen]
+
+`records` replays the Gomocup Renju games (renju-2019 and renju-2020 by default; never the 2021
+league, the project's held-out set) that ended in a five, and cuts each at the earliest ply from
+which every move of the eventual winner made a four or a live three (or was the five): the
+position before that move, the winner to move, is a threat-sequence win that strong engines
+played out. --limit samples the positions down to N (seeded by --seed); --pentazen labels each one
+with what the PentaZen engine says of it at --ms a move (`ev +vN`: a forced win in N plies).
+
+`games` reads a match folder written by `python -m engine.match ... --log-io` and adds, for every
+game PentaZen won on the board, the first position where PentaZen (to move) announced `ev +vN`.
+When FILE exists its records are kept (those of the same source replaced) and its header updated.
+
+Each line after the header is one position:
+    {"moves": "h8,h9,...", "rule": "renju", "to_move": "white", "source": "...", "plies_to_end": 9,
+     "winner_moves": 5, "threes": 2, "fours_only": false, "kinds": ["3", "4", "3", "4L", "5"], ...}
+`opponent_four`: the side to move must first stop the opponent's four. `kinds` names each winner
+move: 5 five, 4 a four, 4L a straight four, 44 two fours, 43 a four and a live three, 3 a live
+three, 33 two threes (white only), - neither.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import random
+import re
+import shlex
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.board import Board, Color, Foul, Move, Pattern, Rule, threat_level
+from engine.board.coords import format_point, parse_points
+from engine.records import load
+from engine.records.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASET = ROOT / "tests" / "data" / "vct_positions.jsonl"
+GOMOCUP = Path("/work/shared/data/gomocup")
+ARCHIVES = [GOMOCUP / "renju-2019.tar.gz", GOMOCUP / "renju-2020.tar.gz"]
+MIN_WINNER_MOVES = 3
+
+# Directions of Board.patterns' last axis: horizontal, vertical, diagonal, anti-diagonal.
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
+
+
+# ---- what a move makes ---------------------------------------------------------------------
+
+def move_kind(board: Board, move: Move, color: Color | None = None) -> str:
+    """What `color` (default: the side to move) makes by playing the empty point `move` now, from
+    the board's own pattern machinery (one of the codes in the module docstring).
+
+    A four: the pattern type of the point before the move, in some direction, is DEAD4 or LIVE4
+    (threat level 2 or 3: the stone leaves exactly one, or two, points that complete a five on
+    that line; the tables already judge black's overlines under Renju). A live three: the type in
+    some direction is LIVE3 (one more stone could make a straight four on that line), confirmed
+    on the board after the move: some empty point on that line, within four of the stone, must
+    now be a LIVE4 point in that direction that was not one before, and (black under Renju) not
+    forbidden. Only then is it a three in the RIF sense, a line that can become a straight four;
+    LIVE3 alone does not know whether black's straight-four point is a foul.
+    """
+    color = board.to_move if color is None else color
+    x, y = move
+    if board.wins_at(x, y, color):
+        return "5"
+    before = board.patterns(color)
+    levels = [threat_level(board.rule, color, Pattern(int(p))) for p in before[y, x]]
+    fours = sum(1 for lv in levels if lv in (2, 3))
+    live_four = any(lv == 3 for lv in levels)
+    three_dirs = [d for d, lv in enumerate(levels) if lv == 1]
+    threes = 0
+    if three_dirs:
+        after = board.copy()
+        after.put(x, y, color)
+        now = after.patterns(color)
+        black_fouls = board.rule == Rule.RENJU and color == Color.BLACK
+        for d in three_dirs:
+            dx, dy = DIRECTIONS[d]
+            for step in (*range(-4, 0), *range(1, 5)):
+                px, py = x + step * dx, y + step * dy
+                if not after.on_board(px, py) or after[px, py] != Color.EMPTY:
+                    continue
+                if now[py, px, d] != Pattern.LIVE4 or before[py, px, d] == Pattern.LIVE4:
+                    continue
+                if black_fouls and after.foul(px, py) != Foul.NONE:
+                    continue
+                threes += 1
+                break
+    if fours >= 2:
+        return "44"
+    if fours and threes:
+        return "43"
+    if fours:
+        return "4L" if live_four else "4"
+    if threes >= 2:
+        return "33"
+    return "3" if threes else "-"
+
+
+def is_four(kind: str) -> bool:
+    return kind.startswith("4") or kind == "5"
+
+
+def is_threat(kind: str) -> bool:
+    return kind != "-"
+
+
+def count_threes(kinds: list[str]) -> int:
+    """Moves whose strongest threat was a live three (a four-three counts as a four)."""
+    return sum(1 for k in kinds if k in ("3", "33"))
+
+
+# ---- cutting a game ------------------------------------------------------------------------
+
+@dataclass
+class Cut:
+    """The earliest ply (stones on the board) from which every winner move was a threat."""
+
+    ply: int
+    kinds: list[str]  # the winner's moves from `ply` on, the five last
+    plies_to_end: int
+
+    @property
+    def threes(self) -> int:
+        return count_threes(self.kinds)
+
+    @property
+    def fours_only(self) -> bool:
+        return all(map(is_four, self.kinds))
+
+
+def winner_kinds(moves: list[Move], start: int, winner: Color, rule: Rule = Rule.RENJU,
+                 size: int = 15) -> list[str]:
+    """move_kind of every winner move from ply `start` (stones on the board) to the end."""
+    board = Board(size, rule)
+    kinds = []
+    for i, (x, y) in enumerate(moves):
+        if i >= start and board.to_move == winner:
+            kinds.append(move_kind(board, (x, y)))
+        board.play(x, y)
+    return kinds
+
+
+def threat_cut(moves: list[Move], winner: Color, opening: int = 0, rule: Rule = Rule.RENJU,
+               size: int = 15) -> Cut | None:
+    """The cut of a game that `winner` won by a five on its last move: the earliest winner move,
+    at or after the referee's `opening` stones, from which every winner move made a four or a
+    live three (or was the five). The loser's moves in between may be anything. None when the
+    last move is not the winner's five."""
+    board = Board(size, rule)
+    plies: list[tuple[int, str]] = []  # (ply, kind) of each winner move after the opening
+    for i, (x, y) in enumerate(moves):
+        if i >= opening and board.to_move == winner:
+            plies.append((i, move_kind(board, (x, y))))
+        board.play(x, y)
+    if not plies or plies[-1][0] != len(moves) - 1 or plies[-1][1] != "5":
+        return None
+    first = len(plies) - 1
+    while first > 0 and is_threat(plies[first - 1][1]):
+        first -= 1
+    ply = plies[first][0]
+    return Cut(ply, [k for _, k in plies[first:]], len(moves) - ply)
+
+
+def points_text(moves: Iterable[Move]) -> str:
+    return ",".join(format_point(m) for m in moves)
+
+
+def position_of(game: Game, min_winner_moves: int = MIN_WINNER_MOVES) -> dict | None:
+    """The game's position record (see the module docstring), or None: the game did not end in a
+    five (a foul, a draw, a time-out, a crash, an illegal move), or its threat sequence is shorter
+    than `min_winner_moves` winner moves."""
+    if game.end != "five" or game.winner is None:
+        return None
+    cut = threat_cut(game.moves, game.winner, game.opening, game.rule, game.size)
+    if cut is None or len(cut.kinds) < min_winner_moves:
+        return None
+    return {"moves": points_text(game.moves[:cut.ply]), "rule": game.rule.name.lower(),
+            "to_move": game.winner.name.lower(), "source": f"{_short(game.source)} ply {cut.ply}",
+            "plies_to_end": cut.plies_to_end, "winner_moves": len(cut.kinds), "threes": cut.threes,
+            "fours_only": cut.fours_only, "kinds": cut.kinds,
+            "opponent_four": opponent_four(game.moves[:cut.ply], game.rule, game.size)}
+
+
+def opponent_four(moves: list[Move], rule: Rule = Rule.RENJU, size: int = 15) -> bool:
+    """Whether the side to move must first stop a four of the opponent's (its move is forced;
+    PentaZen then plays it without a search and says `ev 0`)."""
+    board = Board.from_moves(moves, size, rule)
+    return board.threat(board.to_move.opponent) >= 2
+
+
+def _short(source: str) -> str:
+    """"/path/renju-2019.tar.gz:renju-2019/0_1_2_1.psq" -> "renju-2019.tar.gz:renju-2019/0_1_2_1.psq"."""
+    path, sep, member = source.partition(":")
+    return Path(path).name + sep + member
+
+
+@dataclass
+class Harvest:
+    positions: list[dict] = field(default_factory=list)
+    games: int = 0
+    errors: int = 0
+    ends: Counter = field(default_factory=Counter)
+
+
+def gomocup_positions(paths: list[str | Path] | None = None, progress: bool = True) -> Harvest:
+    """Every game of the archives (default: renju-2019 and renju-2020), read with engine.records,
+    and the position records of those that qualify (position_of)."""
+    from tqdm import tqdm
+
+    paths = list(paths or ARCHIVES)
+    for p in paths:
+        # the 2021 Renju league is the project's held-out test set: it must not leak into benchmarks
+        if "2021" in Path(p).name and "renju" in Path(p).name.lower():
+            raise ValueError(f"{p}: the 2021 Renju games are held out")
+    out = Harvest()
+    for game in tqdm(load(paths), desc="games", unit="game", file=sys.stderr, disable=not progress):
+        if not isinstance(game, Game):
+            out.errors += 1
+            continue
+        out.games += 1
+        out.ends[game.end] += 1
+        record = position_of(game)
+        if record is not None:
+            out.positions.append(record)
+    return out
+
+
+# ---- PentaZen's word on a position ---------------------------------------------------------
+
+@dataclass
+class Eval:
+    """One of PentaZen's `MESSAGE dep ... ev E nd ... tm T ...` lines."""
+
+    ev: str  # as written: "+v17", "-v5", "123"
+    win: int | None = None  # +vN: a forced win in N plies
+    loss: int | None = None  # -vN: a forced loss in N plies
+    score: int | None = None
+    tm: int | None = None  # ms into the move
+
+
+# PentaZen writes its search depth after "dep " as raw character codes, and one of them can be a
+# carriage return: "MESSAGE dep \r-$ ev +v23 nd 176k tm 158 sp 1116". Pipes read in text mode (the
+# match runner's EngineProcess, and so its --log-io transcripts) split that into "MESSAGE dep " and
+# "-$ ev +v23 ...". So every non-move line an engine prints while thinking is kept and parsed, a
+# MESSAGE prefix or not: parse_message finds "ev" wherever it is.
+_EV = re.compile(r"(?:^|\s)ev\s+(\S+)")
+_TM = re.compile(r"(?:^|\s)tm\s+(\d+)")
+_MATE = re.compile(r"([+-])v(\d+)")
+
+
+def parse_message(line: str) -> Eval | None:
+    """PentaZen's search line (with or without its MESSAGE prefix); None for any other line or
+    one that does not parse."""
+    text = line.strip()
+    if text[:8].upper() == "MESSAGE ":
+        text = text[8:]
+    m = _EV.search(text)
+    if not m:
+        return None
+    ev = m.group(1)
+    tm = _TM.search(text)
+    out = Eval(ev, tm=int(tm.group(1)) if tm else None)
+    mate = _MATE.fullmatch(ev)
+    if mate:
+        if mate.group(1) == "+":
+            out.win = int(mate.group(2))
+        else:
+            out.loss = int(mate.group(2))
+    elif re.fullmatch(r"[+-]?\d+", ev):
+        out.score = int(ev)
+    else:
+        return None
+    return out
+
+
+def summarise(messages: Iterable[str], move: Move | None) -> dict:
+    """The pentazen fields of a position from one move's messages: the last +vN (or None), the
+    tm of the first message that announced +v, the last ev whatever it was, and the move."""
+    evals = [e for e in map(parse_message, messages) if e is not None]
+    wins = [e for e in evals if e.win is not None]
+    return {"pentazen": wins[-1].ev if wins else None,
+            "pentazen_ms": wins[0].tm if wins else None,
+            "pentazen_ev": evals[-1].ev if evals else None,
+            "pentazen_move": format_point(move) if move is not None else None}
+
+
+def board_block(moves: list[Move]) -> list[str]:
+    """The stones of a BOARD block, in move order: `x,y,1` for the side to move's, `x,y,2` for
+    the opponent's."""
+    to_move = len(moves) % 2  # 0: black to move
+    return [f"{x},{y},{1 if i % 2 == to_move else 2}" for i, (x, y) in enumerate(moves)]
+
+
+def ask_pentazen(moves: list[Move], command: list[str], ms: int = 1000, size: int = 15) -> dict:
+    """Runs the engine on one position (the stones of `moves`, black first) at `ms` a move and
+    returns its pentazen fields. The BOARD block lists the stones in move order: PentaZen reads
+    the colours from that order, not from the 1/2 field (own/opponent, as the protocol has it),
+    which is sent right all the same."""
+    from engine.match.enginepipe import EngineProcess
+
+    board_lines = board_block(moves)
+    with tempfile.TemporaryDirectory(prefix="vctset-") as folder, \
+            EngineProcess(command, cwd=Path(folder)) as proc:
+        proc.send(f"START {size}")
+        proc.reply(timeout=30)  # OK (or an ERROR: then the move below never comes)
+        proc.send(f"INFO timeout_turn {ms}", "INFO timeout_match 100000000", "INFO rule 4",
+                  "INFO max_memory 367001600", "BOARD", *board_lines, "DONE")
+        messages: list[str] = []
+        move = None
+        deadline = time.monotonic() + ms / 1000 + 10
+        while time.monotonic() < deadline:
+            try:
+                line = proc.reply(timeout=max(0.0, deadline - time.monotonic()), skip_messages=False)
+            except Exception:  # queue.Empty on a time-out, EOFError when it exits
+                break
+            parts = line.split(",")
+            if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+                move = (int(parts[0]), int(parts[1]))
+                break
+            messages.append(line)  # MESSAGE lines, and the tails of split ones (see _EV)
+    return summarise(messages, move)
+
+
+def label(positions: list[dict], command: list[str], ms: int = 1000, progress: bool = True) -> list[dict]:
+    """Adds PentaZen's fields to each position (one fresh engine process a position)."""
+    from tqdm import tqdm
+
+    out = []
+    for record in tqdm(positions, desc="pentazen", unit="pos", file=sys.stderr, disable=not progress):
+        out.append({**record, **ask_pentazen(parse_points(record["moves"]), command, ms)})
+    return out
+
+
+# ---- match logs ----------------------------------------------------------------------------
+
+_LOG_LINE = re.compile(r"^\s*\d+\.\d+ ([<>]) (.*)$")
+_HEAD = re.compile(r"^(.*) \(black\) - (.*) \(white\), ")
+_RESULT = re.compile(r"^result: (?:(black|white) wins|draw) \((\w+)\)")
+
+
+def read_turns(log: list[str]) -> tuple[int, list[tuple[list[str], Move]]]:
+    """An engine's protocol I/O as engine.match --log-io saves it ("  12.345 > TURN 7,7",
+    "  12.346 < 7,8"): the stones of its first BOARD block and, for each of its moves, the
+    MESSAGE lines it printed before it and the move."""
+    stones, in_board, board_done = 0, False, False
+    turns: list[tuple[list[str], Move]] = []
+    messages: list[str] = []
+    for raw in log:
+        m = _LOG_LINE.match(raw)
+        if not m:
+            continue
+        arrow, line = m.group(1), m.group(2).strip()
+        if arrow == ">":
+            word = line.split(" ", 1)[0].upper()
+            if word == "BOARD" and not board_done:
+                in_board = True
+            elif word == "DONE" and in_board:
+                in_board, board_done = False, True
+            elif in_board:
+                stones += 1
+            continue
+        parts = line.split(",")
+        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+            turns.append((messages, (int(parts[0]), int(parts[1]))))
+            messages = []
+        elif line.upper() != "OK":
+            messages.append(line)  # MESSAGE lines, and the tails of split ones (see _EV)
+    return stones, turns
+
+
+def match_positions(folder: str | Path, engine: str = "pentazen", rule: Rule = Rule.RENJU,
+                    size: int = 15) -> list[dict]:
+    """For every game of a --log-io match folder that `engine` won on the board (a five, or
+    black's foul), the first position where it was to move and announced `ev +vN`."""
+    from engine.records import psq
+
+    folder = Path(folder)
+    games = folder / "games" if (folder / "games").is_dir() else folder
+    out = []
+    for txt in sorted(games.glob("*.txt")):
+        lines = txt.read_text(errors="replace").splitlines()
+        head = _HEAD.match(lines[0]) if lines else None
+        result = next((m for m in map(_RESULT.match, lines) if m), None)
+        if not head or not result or result.group(1) is None or result.group(2) not in ("five", "foul"):
+            continue
+        winner = Color.BLACK if result.group(1) == "black" else Color.WHITE
+        if head.group(1 if winner == Color.BLACK else 2).lower() != engine.lower():
+            continue
+        stem = txt.name[:-len(".txt")]
+        safe = f"{engine}_({winner.name.lower()})".replace("/", "_").replace(" ", "_")
+        log = games / f"{stem}.{safe}.io.log"
+        record_file = games / f"{stem}.psq"
+        if not log.is_file() or not record_file.is_file():
+            continue
+        moves = psq.read(record_file).points()
+        first, turns = read_turns(log.read_text(errors="replace").splitlines())
+        for j, (messages, move) in enumerate(turns):
+            ply = first + 2 * j
+            if ply >= len(moves) or moves[ply] != move:
+                break  # the log and the record disagree: trust neither from here
+            info = summarise(messages, move)
+            if info["pentazen"] is None:
+                continue
+            kinds = winner_kinds(moves, ply, winner, rule, size)
+            game_id = stem.split("_", 1)[0]
+            threes = count_threes(kinds)
+            out.append({"moves": points_text(moves[:ply]), "rule": rule.name.lower(),
+                        "to_move": winner.name.lower(), "source": f"pentazen-game {game_id} ply {ply}",
+                        "plies_to_end": len(moves) - ply, "winner_moves": len(kinds), "threes": threes,
+                        "fours_only": all(map(is_four, kinds)), "kinds": kinds,
+                        "opponent_four": opponent_four(moves[:ply], rule, size), "end": result.group(2), **info})
+            break
+    return out
+
+
+# ---- the file ------------------------------------------------------------------------------
+
+ABOUT = ("Real-game threat-sequence wins (VCT positions) for the side to move, Renju 15x15. "
+         "Gomocup records (renju-2019, renju-2020; the 2021 league held out): each game won by a five, "
+         "cut at the earliest ply from which every winner move made a four or a live three "
+         "(engine.bench.vctset.move_kind), kept with at least 3 winner moves (fours_only: a VCF), "
+         "at most one a game. PentaZen games: the first position where PentaZen, to move, announced "
+         "ev +vN in a game it then won. pentazen: PentaZen's last +vN at the header's pentazen.ms_per_move "
+         "(null: none), pentazen_ms the tm of its first +v message. ply = stones on the board.")
+
+
+def read_file(path: str | Path) -> tuple[dict, list[dict]]:
+    lines = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    if lines and "about" in lines[0]:
+        return lines[0], lines[1:]
+    return {}, lines
+
+
+def counts(records: list[dict]) -> dict:
+    gomocup = [r for r in records if not r["source"].startswith("pentazen-game")]
+    games = [r for r in records if r["source"].startswith("pentazen-game")]
+    labelled = [r for r in gomocup if "pentazen" in r]
+    wins = [r for r in labelled if r["pentazen"]]
+    return {"positions": len(records), "gomocup_positions": len(gomocup),
+            "gomocup_fours_only": sum(1 for r in gomocup if r["fours_only"]),
+            "gomocup_opponent_four": sum(1 for r in gomocup if r.get("opponent_four")),
+            "gomocup_labelled": len(labelled), "gomocup_pentazen_win": len(wins),
+            "gomocup_plies_to_end": dict(sorted(Counter(r["plies_to_end"] for r in gomocup).items())),
+            "gomocup_pentazen_plies": dict(sorted(Counter(int(r["pentazen"][2:]) for r in wins).items())),
+            "pentazen_game_positions": len(games)}
+
+
+def write_file(path: str | Path, header: dict, records: list[dict]) -> None:
+    header = {**header, "counts": counts(records)}
+    text = "\n".join(json.dumps(r, separators=(", ", ": ")) for r in [header, *records]) + "\n"
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(text)
+
+
+def _command(argv: list[str]) -> str:
+    return shlex.join(["python", "-m", "engine.bench.vctset", *argv])
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    ap = argparse.ArgumentParser(prog="python -m engine.bench.vctset", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    rec = sub.add_parser("records", help="positions from the Gomocup records (a new file)")
+    rec.add_argument("--out", type=Path, default=DATASET)
+    rec.add_argument("--archives", nargs="+", default=None, help="default: renju-2019 and renju-2020")
+    rec.add_argument("--limit", type=int, default=None, help="sample down to this many positions")
+    rec.add_argument("--seed", type=int, default=2026)
+    rec.add_argument("--pentazen", default=None, help="PentaZen's executable: label each position")
+    rec.add_argument("--ms", type=int, default=1000, help="PentaZen's time a move (default %(default)s)")
+    rec.add_argument("--pentazen-commit", default=None, help="recorded in the header")
+    rec.add_argument("--date", default=None, help="recorded in the header (default: today)")
+    gam = sub.add_parser("games", help="add the positions PentaZen announced in a --log-io match")
+    gam.add_argument("match_dir", type=Path)
+    gam.add_argument("--out", type=Path, default=DATASET)
+    gam.add_argument("--engine", default="pentazen", help="the engine's name in the match")
+    gam.add_argument("--match-command", default=None, help="how the match was played, for the header")
+    args = ap.parse_args(argv)
+
+    if args.cmd == "records":
+        harvest = gomocup_positions(args.archives)
+        found = harvest.positions
+        positions = found
+        if args.limit is not None and len(found) > args.limit:
+            positions = random.Random(args.seed).sample(found, args.limit)
+            positions.sort(key=lambda r: r["source"])
+        if args.pentazen:
+            positions = label(positions, [args.pentazen], args.ms)
+        header = {"about": ABOUT, "date": args.date or datetime.date.today().isoformat(),
+                  "commands": [_command(argv)],
+                  "gomocup": {"archives": [Path(p).name for p in (args.archives or ARCHIVES)],
+                              "games_read": harvest.games, "unreadable": harvest.errors,
+                              "ends": dict(sorted(harvest.ends.items())),
+                              "positions_found": len(found),
+                              "fours_only_found": sum(1 for r in found if r["fours_only"]),
+                              "sample_seed": args.seed if len(positions) < len(found) else None}}
+        if args.pentazen:
+            header["pentazen"] = {"path": args.pentazen, "commit": args.pentazen_commit,
+                                  "ms_per_move": args.ms}
+        write_file(args.out, header, positions)
+        print(json.dumps(counts(positions)))
+        return 0
+
+    new = match_positions(args.match_dir, args.engine)
+    header, records = read_file(args.out) if args.out.is_file() else ({"about": ABOUT}, [])
+    sources = {r["source"] for r in new}
+    records = [r for r in records if r["source"] not in sources] + new
+    commands = header.get("commands", [])
+    header = {**header, "commands": commands + [_command(argv)] if _command(argv) not in commands else commands}
+    results = args.match_dir / "results.txt"
+    match = {"folder": args.match_dir.name, "command": args.match_command, "positions": len(new),
+             "result": results.read_text().splitlines()[0] if results.is_file() else None}
+    header["matches"] = [m for m in header.get("matches", []) if m.get("folder") != match["folder"]] + [match]
+    write_file(args.out, header, records)
+    print(json.dumps({"added": len(new), **counts(records)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,36 @@
+"""A scripted stand-in for PentaZen in the VCT labelling tests: answers START with OK, and a
+BOARD block with PentaZen-like search lines (a score, a +v win, a line that does not parse, a
+shorter +v win), then the first free point from the centre. No engine imports: it starts in milliseconds."""
+import sys
+
+
+def out(line: str) -> None:
+    sys.stdout.write(line + "\r\n")
+    sys.stdout.flush()
+
+
+stones: list[tuple[int, int, int]] = []
+in_board = False
+for raw in sys.stdin:
+    line = raw.strip()
+    word = line.split(" ", 1)[0].upper()
+    if in_board:
+        if word == "DONE":
+            in_board = False
+            out("MESSAGE dep 5-9 ev 35 nd 12k tm 40 sp 300")
+            out("MESSAGE dep 7-11 ev +v9 nd 50k tm 81 sp 600")
+            out("MESSAGE dep ev nd tm")
+            out("MESSAGE dep 9-13 ev +v7 nd 90k tm 120 sp 700")
+            taken = {(x, y) for x, y, _ in stones}
+            free = sorted(((x, y) for x in range(15) for y in range(15) if (x, y) not in taken),
+                          key=lambda p: (abs(p[0] - 7) + abs(p[1] - 7), p))
+            out(f"{free[0][0]},{free[0][1]}")
+        else:
+            x, y, c = (int(v) for v in line.split(","))
+            stones.append((x, y, c))
+    elif word == "START":
+        out("OK")
+    elif word == "BOARD":
+        in_board, stones = True, []
+    elif word == "END":
+        break
