@@ -140,7 +140,7 @@ def test_the_check_with_dfpn_refutes_the_move_that_lost():
     board = refutations()[33]
     before = Board.from_moves(board.moves[:-1])
     played = board.moves[-1]
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.8))
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct=0.0, verify_dfpn=0.8))
     m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
     i = m.root.moves.index(played)
     m._verify(before.copy(), m.root, i, seconds=0.3)
@@ -149,11 +149,12 @@ def test_the_check_with_dfpn_refutes_the_move_that_lost():
     assert before.moves == board.moves[:-1]  # the board is unchanged
 
 
-def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch):
-    """df-pn first; when it has searched the opponent's threats out without a win, the UTSS gets
-    the rest of the check's time (for our own wins), and no more than that."""
+@pytest.mark.parametrize("vct", [0.0, 0.4])
+def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch, vct):
+    """VCT (when on), then df-pn; when they have searched the opponent's threats out without a win,
+    the UTSS gets the rest of the check's time (for our own wins), and no more than that."""
     before = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=0.8))
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct=vct, verify_dfpn=0.8))
     m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)
     calls = []
     real = m.prover.solve
@@ -166,9 +167,10 @@ def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch):
     monkeypatch.setattr(m.prover, "solve", record)
     i = int(np.argmax(m.root.priors))
     m._verify(before.copy(), m.root, i, seconds=0.2)
-    assert [kind for kind, _ in calls] == ["dfpn", "utss"]
-    assert calls[0][1].result == "unknown" and not calls[0][1].aborted  # disproved
-    assert calls[1][1].ms <= 0.2 * 1000 - calls[0][1].ms + 5
+    kinds = ["vct", "dfpn", "utss"] if vct else ["dfpn", "utss"]
+    assert [kind for kind, _ in calls] == kinds
+    assert all(p.result == "unknown" and not p.aborted for _, p in calls[:-1])  # disproved
+    assert calls[-1][1].ms <= 0.2 * 1000 - sum(p.ms for _, p in calls[:-1]) + 5
 
 
 def test_a_prover_that_kept_its_move_lists_proves_as_a_fresh_one():

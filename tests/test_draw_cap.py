@@ -75,7 +75,7 @@ def test_net_values_fade_towards_the_cap():
     # black's open three and a two against scattered white stones: the heuristic favours black
     b = Board.from_stones([(6, 7), (7, 7), (8, 7), (7, 9)], [(0, 0), (0, 14), (14, 0)], to_move=Color.WHITE,
                           rule=Rule.FREESTYLE)
-    settings = dict(utss=False, verify_ms=0, root_vcf_ms=0, draw_fade=20)
+    settings = dict(utss=False, verify_ms=0, root_vct_ms=0, draw_fade=20)
     edge = {}
     for left in (0, 30, 15, 6):
         cap = b.stone_count + left if left else 0

@@ -224,7 +224,7 @@ def test_a_root_the_prover_settles_plays_the_proofs_move():
     first of the filter's list."""
     b = Board.from_stones([(6, 7), (7, 7), (8, 7), (7, 9), (7, 10)], [(0, 0), (0, 2), (14, 14), (14, 12)],
                           to_move=Color.BLACK, rule=Rule.FREESTYLE)
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(root_vcf_ms=0))  # the root's UTSS, not its VCF
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(root_vct_ms=0))  # the root's UTSS, not its VCT
     move = m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)
     assert m.root.proven == 1 and m.root.win_move == move
     assert move != m.root.moves[0] or m.root.moves[0] == m.root.win_move
@@ -243,14 +243,14 @@ LOST_GAME = [(7, 7), (7, 8), (7, 5), (9, 5), (6, 6), (8, 4), (6, 7), (8, 7), (9,
 
 def test_verification_proves_a_deeply_lost_root_move():
     b = Board.from_moves(LOST_GAME)
-    for dfpn in (0.0, 0.6):  # UTSS only; df-pn first (the default)
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_dfpn=dfpn))
+    for vct, dfpn in ((0.0, 0.0), (0.0, 0.6), (0.4, 0.6)):  # UTSS only; df-pn first; VCT first (the default)
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct=vct, verify_dfpn=dfpn))
         m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
         i = m.root.moves.index((5, 8))
         m._verify(b.copy(), m.root, i, seconds=5.0)
         assert m.root.children[i].proven == 1 and m.root.cp[i] == 1  # won for white, the child's mover
         first = m.root.children[i].win_move
-        if dfpn == 0.0:
+        if dfpn == 0.0 and vct == 0.0:
             assert first == (3, 10)
         after = Board.from_moves(LOST_GAME + [(5, 8), first])
         assert Prover().solve(after, "utss", max_depth=13, budget_ms=5000).result == "loss"
@@ -261,12 +261,38 @@ def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
     """The early stop (best move cannot be overtaken) only when saved time is banked."""
     b = Board.from_moves([(7, 7), (8, 8)])
     played = {}
-    for early in (True, False):
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1))
+    for early, after in ((True, 0.0), (False, 0.0), (True, 0.5)):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, batch=1, early_stop_after=after))
         monkeypatch.setattr(m, "_decided", lambda *a: True)  # as if the leader could not be caught
         m.search(b, time.monotonic() + 30, 30.0, max_playouts=300, early_stop=early)
-        played[early] = m.info.playouts
-    assert played[True] == 64 and played[False] == 300
+        played[early, after] = m.info.playouts
+    # banked time: a stop at once, or only once half the optimum is gone (not within 300 playouts)
+    assert played[True, 0.0] == 64 and played[False, 0.0] == 300 and played[True, 0.5] == 300
+
+
+def test_a_refuted_leader_makes_the_move_think_longer(monkeypatch):
+    """Each check that refutes the leader moves the soft limit on by refuted_extend of the optimum,
+    up to max_extensions times, never past the hard limit."""
+    b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
+    used = {}
+    for refute in (False, True):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=0.0, verify_gap=0.0, refuted_extend=0.5,
+                                                  max_extensions=2))
+
+        refuted = []
+
+        def fake_verify(board, root, i, seconds, m=m, refuted=refuted):
+            root.child(i).verified = True
+            if refute and len(refuted) < 3:  # three leaders refuted: two extensions
+                refuted.append(i)
+                lib.rj_tree_prove_child(m._tree, root.id, i, 1, -1, -1)
+
+        monkeypatch.setattr(m, "_verify", fake_verify)
+        t0 = time.monotonic()
+        m.search(b, t0 + 0.9, 0.3)
+        used[refute] = time.monotonic() - t0
+    assert used[False] < 0.45  # the optimum, 0.3 s
+    assert 0.5 < used[True] < 0.9  # 0.3 s and two extensions of 0.15 s
 
 
 def test_verification_waits_for_the_leader_to_settle(monkeypatch):
@@ -292,7 +318,7 @@ def test_verification_waits_for_the_leader_to_settle(monkeypatch):
 
 def test_a_decided_search_still_verifies_its_move_before_stopping(monkeypatch):
     b = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=1.0, batch=1))
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_after=1.0, batch=1, early_stop_after=0.0))
     monkeypatch.setattr(m, "_decided", lambda *a: True)
     verified = []
 
@@ -374,7 +400,7 @@ def test_utss_depth_limits_apply_to_each_side_separately():
     b = Board.from_moves(start)
     seen: dict[tuple[int, int], set[int]] = {}
     for odd, own in ((5, 2), (3, 4)):
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=odd, utss_plies_own=own, verify_ms=0, root_vcf_ms=0))
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(utss_plies=odd, utss_plies_own=own, verify_ms=0, root_vct_ms=0))
         m.search(b, time.monotonic() + 30, 30.0, max_playouts=1500, early_stop=False)
         seen[(odd, own)] = {p for p in range(lib.RJ_TREE_PLY_STATS) if lib.rj_tree_utss_calls(m._tree, p)}
     assert max(p for p in seen[(5, 2)] if p % 2) == 5 and max(p for p in seen[(5, 2)] if p % 2 == 0) == 2

@@ -45,7 +45,7 @@ def test_the_c_loop_matches_the_reference_loop(batch, variant):
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
              "no-transpositions": {"transpositions": False},
              "net-value-transpositions": {"transposition_q": False}}.get(variant, {})
-    cfg = MCTSConfig(batch=batch, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, **extra)
+    cfg = MCTSConfig(batch=batch, verify_ms=0, root_vct_ms=0, prover_tt_bits=16, **extra)
     playouts = 120 if variant == "no-filter" else 300
     compared = 0
     for b in positions()[: 4 if variant == "no-filter" else 12]:
@@ -71,7 +71,7 @@ def test_a_proof_found_under_one_order_of_moves_settles_its_transpositions():
     from the tree: the reference loop settles some leaves by their twins' proofs, and the C loop
     makes the same search."""
     rng = np.random.default_rng(23)
-    cfg = MCTSConfig(batch=8, verify_ms=0, root_vcf_ms=0, prover_tt_bits=16, utss_plies=2, utss_plies_own=2)
+    cfg = MCTSConfig(batch=8, verify_ms=0, root_vct_ms=0, prover_tt_bits=16, utss_plies=2, utss_plies_own=2)
     shared = 0
     for k in range(6):
         b = random_position(rng, (Rule.RENJU, Rule.FREESTYLE)[k % 2], int(rng.integers(8, 20)))
@@ -119,7 +119,7 @@ def check_node(node, board: Board, seen: list[int]) -> None:
 def test_the_tree_stays_consistent_through_a_game_with_reuse(rule):
     rng = np.random.default_rng(3)
     b = random_position(rng, rule, 6)
-    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0))
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0, root_vct_ms=0))
     checked = 0
     for _ in range(8):
         if b.game_over:
@@ -164,7 +164,7 @@ def test_transposed_leaves_share_their_twins_moves_priors_and_value_not_their_st
     rng = np.random.default_rng(11)
     b = random_position(rng, rule, 5)
     ev = CountingEvaluator()
-    m = MCTS(ev, MCTSConfig(verify_ms=0, root_vcf_ms=0))
+    m = MCTS(ev, MCTSConfig(verify_ms=0, root_vct_ms=0))
     m.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
     nodes: list = []
     expanded_nodes(m.root, b.copy(), nodes)
@@ -189,7 +189,7 @@ def test_transposed_leaves_share_their_twins_moves_priors_and_value_not_their_st
     assert any(len({node.visits for node, _ in g}) > 1 for g in shared)
     # without the table the same playouts cost one evaluation per expanded node
     ev_off = CountingEvaluator()
-    off = MCTS(ev_off, MCTSConfig(verify_ms=0, root_vcf_ms=0, transpositions=False))
+    off = MCTS(ev_off, MCTSConfig(verify_ms=0, root_vct_ms=0, transpositions=False))
     off.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
     assert int(lib.rj_tree_transpositions(off._tree)) == 0
     assert ev_off.positions > ev.positions
@@ -200,7 +200,7 @@ def test_the_table_survives_compaction_and_forgets_another_filters_moves():
     after the move filter's radius changes, no node copies moves filtered at the old radius."""
     rng = np.random.default_rng(5)
     b = random_position(rng, Rule.RENJU, 6)
-    cfg = MCTSConfig(verify_ms=0, root_vcf_ms=0, threat_vcf_depth=0, radius=2)
+    cfg = MCTSConfig(verify_ms=0, root_vct_ms=0, threat_vcf_depth=0, radius=2)
     m = MCTS(HeuristicEvaluator(), cfg)
     move = m.search(b, time.monotonic() + 60, 60.0, max_playouts=3000, early_stop=False)
     child = m.root.children[m.root.moves.index(move)]

@@ -25,7 +25,7 @@ import numpy as np
 from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.native import ffi, lib
 from engine.net.evaluator import Evaluator
-from engine.prover import Prover
+from engine.prover import VCT_PLIES, Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
 
@@ -52,8 +52,10 @@ class MCTSConfig:
     # leader in turn), since the tree's shallow proofs miss sequences of ten and more plies.
     verify_ms: float = 700.0  # per check (0: no checks)
     verify_depth: int = 13  # the UTSS part's plies
-    # The share of a check that goes first to df-pn, which reaches the long narrow refutations
-    # that UTSS's iterations do not; the UTSS gets the rest, for our own wins too (0: UTSS only).
+    # The share of a check that goes first to the VCT prover (fours and threes, the long threat
+    # sequences real engines win by), then of what is left to df-pn (which also tries quiet moves
+    # near the root); UTSS gets the rest, for our own wins too (0 and 0: UTSS only).
+    verify_vct: float = 0.4
     verify_dfpn: float = 0.6
     verify_dfpn_plies: int = 40
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
@@ -63,6 +65,14 @@ class MCTSConfig:
     # After a check refutes the leader, the playouts grow by this share before the next check, so
     # that it goes to a move the tree has looked at rather than to a barely visited one.
     verify_gap: float = 0.25
+    # A refuted leader means the position is critical: each refutation moves the move's soft time
+    # limit on by this share of its optimum (never past the hard limit), up to max_extensions
+    # times, and the move no longer stops early.
+    refuted_extend: float = 0.5
+    max_extensions: int = 2
+    # Where saved time is banked (a match clock), the search stops early only after this share of
+    # the optimum: a move decided by the visits alone is still worth its checks and playouts.
+    early_stop_after: float = 0.5
     # Where the opponent would win by a VCF of up to this many fours if it had the move, a node
     # expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
@@ -74,7 +84,7 @@ class MCTSConfig:
     utss: bool = True  # False: no threat-space proofs in the tree (the ablation)
     dirichlet_alpha: float = 0.0  # > 0: root noise, for self-play
     dirichlet_eps: float = 0.25
-    root_vcf_ms: float = 40.0  # a deep VCF at a fresh root (at most a tenth of the move's time)
+    root_vct_ms: float = 100.0  # our own VCT at a fresh root (at most a tenth of the move's time)
     # A leaf whose stones another expanded node holds (reached in another order) takes its moves
     # and priors instead of a new evaluation, and shares its proofs; statistics stay per node.
     transpositions: bool = True
@@ -323,10 +333,10 @@ class MCTS:
         playouts = 0
         if not root.expanded:  # settles the root (a proven root ends the search) and expands it
             self._playouts(b)
-        if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vcf_ms > 0:
-            budget = min(self.cfg.root_vcf_ms, 100 * min(optimum, deadline - t0))
-            fours = min(60, self._plies_left(b) // 2)  # k fours take 2k + 1 plies
-            proof = self.prover.solve(b, "vcf", max_depth=fours, budget_ms=max(budget, 1.0)) if fours > 0 else None
+        if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vct_ms > 0:
+            budget = min(self.cfg.root_vct_ms, 100 * min(optimum, deadline - t0))
+            plies = min(VCT_PLIES, self._plies_left(b))
+            proof = self.prover.solve(b, "vct", max_depth=plies, budget_ms=max(budget, 1.0)) if plies > 0 else None
             if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
@@ -343,6 +353,8 @@ class MCTS:
         verify_spent = 0.0  # not counted in the playout rate of the early-stop rule
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         next_check = 0  # playouts before the next check may start (verify_gap)
+        extensions = 0
+        stop_from = t0 + self.cfg.early_stop_after * (soft - t0)  # no early stop before this
         if report:
             report("REALTIME REFRESH")
         while True:
@@ -357,8 +369,8 @@ class MCTS:
                 break
             searched = now - t0 - verify_spent
             # proven-lost moves cannot be played, so they do not count towards a decided search
-            decided = early_stop and playouts >= 64 and self._decided(np.where(root.cp > 0, 0.0, n_root), playouts,
-                                                                       searched, soft - now)
+            may_stop = early_stop and playouts >= 64 and now >= stop_from and not extensions
+            decided = may_stop and self._decided(np.where(root.cp > 0, 0.0, n_root), playouts, searched, soft - now)
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided) \
                     and (playouts >= next_check or decided):
@@ -370,8 +382,12 @@ class MCTS:
                     spent_verifying = time.monotonic() - now
                     verify_left -= spent_verifying
                     verify_spent += spent_verifying
-                    if self.cfg.verify_gap > 0 and root.cp[top] > 0:
-                        next_check = playouts + max(8, int(self.cfg.verify_gap * playouts))
+                    if root.cp[top] > 0:  # refuted
+                        if self.cfg.verify_gap > 0:
+                            next_check = playouts + max(8, int(self.cfg.verify_gap * playouts))
+                        if extensions < self.cfg.max_extensions and self.cfg.refuted_extend > 0:
+                            extensions += 1
+                            soft = min(deadline, soft + self.cfg.refuted_extend * optimum)
                     continue
             if decided:
                 break
@@ -428,9 +444,9 @@ class MCTS:
         return i if n[i] >= 0 else -1
 
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
-        """A deep look after root move i, the opponent to move (df-pn first when verify_dfpn > 0,
-        then UTSS): its win proves our move lost, its loss proves our move won; either way the
-        proof propagates."""
+        """A deep look after root move i, the opponent to move (VCT, then df-pn, then UTSS, by the
+        shares verify_vct and verify_dfpn): its win proves our move lost, its loss proves our move
+        won; either way the proof propagates."""
         child = root.child(i)
         child.verified = True
         lib.rj_play(b._b, *root.moves[i])
@@ -438,14 +454,19 @@ class MCTS:
             if b.game_over or seconds <= 0:
                 return
             end = time.monotonic() + seconds
-            share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
             plies = self._plies_left(b)
             if plies <= 0:
                 return
             proof = None
-            if share > 0:
+            vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
+            if vct_share > 0:
+                proof = self.prover.solve(b, "vct", max_depth=min(VCT_PLIES, plies),
+                                          budget_ms=seconds * vct_share * 1000)
+            left = end - time.monotonic()
+            share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
+            if (proof is None or proof.result != "win") and share > 0 and left > 0.001:
                 proof = self.prover.solve(b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
-                                          budget_ms=seconds * share * 1000)
+                                          budget_ms=left * share * 1000)
             left = end - time.monotonic()
             if (proof is None or proof.result != "win") and left > 0.001:
                 proof = self.prover.solve(b, "utss", max_depth=min(self.cfg.verify_depth, plies),
@@ -478,9 +499,16 @@ class MCTS:
         visits, cp = root.N, root.cp
         order = np.argsort(-(visits + 1e-3 * root.priors))  # by visits; the prior breaks ties (and no visits)
         open_moves = [int(i) for i in order if cp[i] <= 0]  # avoid a proven loss while another move remains
-        if not open_moves:
-            return moves[int(order[0])]
+        if not open_moves:  # every move loses: the most visited that makes a four or three of ours
+            threats = self._threat_moves(root)
+            return next((moves[int(i)] for i in order if moves[int(i)] in threats), moves[int(order[0])])
         return moves[open_moves[0]]
+
+    def _threat_moves(self, root: Node) -> set[Move]:
+        """The root moves that make a four or a live three for the side to move."""
+        b = Board.from_moves(self.root_moves)
+        pats = b.patterns(b.to_move)
+        return {m for m in root.moves if int(pats[m[1], m[0]].max()) >= lib.RJ_PT_LIVE3}
 
     def _summary(self, root: Node, playouts: int, seconds: float) -> SearchInfo:
         pv: list[Move] = []
