@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
 UTSS_CALLS = ROOT / "tests" / "data" / "utss_calls.jsonl"
 REFUTATIONS = ROOT / "tests" / "data" / "refutations.jsonl"
+VCT_SET = ROOT / "tests" / "data" / "vct_positions.jsonl"
 START, END = "<!-- bench:prover:start -->", "<!-- bench:prover:end -->"
 
 
@@ -164,6 +165,81 @@ def dfpn_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def vct_groups(recs: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The real-game sets of tests/data/vct_positions.jsonl: the Gomocup positions where PentaZen
+    announced a forced win, with threes and fours only, and the positions of games PentaZen won."""
+    won = [r for r in recs if (r.get("pentazen") or "").startswith("+")]
+    gomocup = [r for r in won if not r["source"].startswith("pentazen")]
+    return [("Gomocup 2019-2020, PentaZen +v", gomocup),
+            ("  of them with threes", [r for r in gomocup if not r["fours_only"]]),
+            ("  of them fours only", [r for r in gomocup if r["fours_only"]]),
+            ("games PentaZen won after +v", [r for r in won if r["source"].startswith("pentazen")])]
+
+
+def vct_rows(verify_ms: float = 20_000) -> list[tuple[str, str, str]]:
+    """The VCT prover on real-game threat-sequence wins: the share proved within 10 / 100 /
+    1000 ms (each with 1 s, a fresh table of 2^20 entries, one core), the median time (a miss
+    counts as over 1 s), nodes/s, how many it disproves (its threat space searched out: such wins
+    need quiet moves), df-pn beside it, and every proof checked by the verifier."""
+    rows = []
+    for name, recs in vct_groups(load(VCT_SET)):
+        if not recs:
+            continue
+        prover = Prover(tt_bits=20)
+        times, nodes, spent, disproved, verdicts, dfpn_won = [], 0, 0.0, 0, {}, 0
+        for r in recs:
+            b = board_of(r)
+            prover.clear()
+            p = prover.solve(b, "vct", budget_ms=1000)
+            nodes += p.nodes
+            spent += p.ms
+            times.append(p.ms if p.result == "win" else float("inf"))
+            disproved += p.result != "win" and not p.aborted
+            if p.result == "win":
+                v = prover.verify(b, budget_ms=verify_ms).result
+                verdicts[v] = verdicts.get(v, 0) + 1
+            prover.clear()
+            dfpn_won += prover.solve(b, "dfpn", budget_ms=1000).result == "win"
+        n = len(recs)
+        shares = ", ".join(f"{sum(t <= ms for t in times) / n:.1%}" for ms in (10, 100, 1000))
+        median = statistics.median(times)
+        rows.append((f"VCT, {name} ({n}): proved within 10 / 100 / 1000 ms", shares,
+                     ">= 95% at 1000 ms" if name.startswith("Gomocup") else ""))
+        rows.append((f"VCT, {name}: median, nodes/s, disproved (quiet moves needed)",
+                     f"{median:.2f} ms, {nodes / max(spent, 1e-9) / 1e3:.2f} M, {disproved}",
+                     "median <= 50 ms" if name.startswith("Gomocup") else ""))
+        rows.append((f"VCT, {name}: proofs verified / refuted / incomplete; df-pn proved at 1000 ms",
+                     f"{verdicts.get('verified', 0)} / {verdicts.get('refuted', 0)} / "
+                     f"{verdicts.get('incomplete', 0)}; {dfpn_won}", "refuted 0"))
+    return rows
+
+
+def search_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
+    """Where PentaZen announced a win that the VCT prover does not prove in 1 s (most need quiet
+    moves): how often the engine's whole search, given `seconds`, plays PentaZen's move."""
+    from engine.players import Limits
+    from engine.search.player import MCTSPlayer
+
+    rows = []
+    for name, recs in vct_groups(load(VCT_SET)):
+        if name.startswith("  "):
+            continue
+        player, prover, hard = MCTSPlayer(), Prover(tt_bits=20), []
+        for r in recs:
+            b = board_of(r)
+            if prover.solve(b, "vct", budget_ms=1000).result != "win":
+                hard.append((r, b))
+        same = 0
+        for r, b in hard:
+            player.new_game()
+            now = time.monotonic()
+            move = player.choose(b, Limits(deadline=now + seconds, optimum=seconds))
+            same += bool(r.get("pentazen_move")) and move == parse_points(r["pentazen_move"])[0]
+        rows.append((f"search at {seconds:g} s, {name}: PentaZen's move, where VCT gives up",
+                     f"{same} of {len(hard)}", ""))
+    return rows
+
+
 def load(path: Path = DATASET) -> list[dict]:
     lines = path.read_text().splitlines()
     return [json.loads(line) for line in lines[1:] if line.strip()]
@@ -210,7 +286,7 @@ def run() -> list[tuple[str, str, str]]:
             p = Prover().solve(b, "utss", max_depth=2 * check["max_depth"] - 1, threat_depth=check["vct_threat_limit"])
         rows.append((f"puzzle {rec['id'].split(':')[1]} ({check['kind'].upper()}, depth {check['max_depth']})",
                      f"{p.result}, {p.ms:.1f} ms, {p.nodes} nodes", ""))
-    return rows + utss_rows() + dfpn_rows()
+    return rows + vct_rows() + search_rows() + utss_rows() + dfpn_rows()
 
 
 def render(rows, command: str) -> str:
@@ -223,7 +299,11 @@ def render(rows, command: str) -> str:
                    "without the unprobed last-ply moves (docs/history.md has what those savings gave). "
                    "The df-pn rows: tests/data/refutations.jsonl holds the positions after the engine's "
                    "decisive move in each game it lost in a 100-game match against alphabeta "
-                   "(2026-11-25); a win proven there is the refutation the check of the leading move missed.")
+                   "(2026-11-25); a win proven there is the refutation the check of the leading move missed. "
+                   "The VCT rows: tests/data/vct_positions.jsonl (`python -m engine.bench.vctset`), Gomocup "
+                   "2019-2020 Renju positions from which the winner won by continuous fours and threes and "
+                   "where PentaZen (fa37343, 1 s) announced a forced win, and the positions of games "
+                   "PentaZen won against the engine after announcing one.")
 
 
 def main(argv: list[str] | None = None) -> int:
