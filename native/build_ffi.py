@@ -165,7 +165,6 @@ typedef struct {
     int utss_plies_own;
     int utss_depth, utss_depth_ply1;
     int64_t utss_nodes, utss_nodes_ply1;
-    int64_t vct_nodes_ply1;
     int threat_vcf_depth;
     int64_t threat_nodes;
     int transpositions;

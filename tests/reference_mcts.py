@@ -57,10 +57,6 @@ class ReferenceMCTS:
             if proof.result in ("win", "loss"):
                 node.proven = 1 if proof.result == "win" else -1
                 return float(node.proven)
-        if cfg.utss and ply == 1 and cfg.vct_nodes_ply1 > 0 and b.stone_count >= 6:
-            if self.prover.solve(b, "vct", max_depth=120, budget_nodes=cfg.vct_nodes_ply1).result == "win":
-                node.proven = 1
-                return 1.0
         return None
 
     def expand(self, node: RefNode, b: Board, logits: np.ndarray, ply: int) -> None:

@@ -2,7 +2,7 @@
 from the end, the first of the engine's moves after which the opponent has a proven (UTSS) win, how
 long that win is, and whether the position before it was already lost (no candidate move survives).
 
-    python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500] [--kind dfpn]
+    python -m engine.match.losses matches/NAME/results.json --engine pbrain-renju [--ms 1500] [--kind dfpn|vct]
 
 With `--replay 0.89,2.7,8` the engine's search (the mcts player, `--model`, `--search`) is run
 again at each decisive move, not lost already, for each of those times (seconds, fresh tree), and
@@ -11,7 +11,8 @@ the move it chooses is refuted or not by df-pn (`--ms`, twice the time): does mo
 A "lost already" loss means the real mistake came earlier, where the prover sees nothing: typically
 a quiet move of the opponent after which every defence loses. `--kind dfpn` proves with the
 proof-number search (lines of up to 40 plies) instead of UTSS (17 plies, alternatives 13): it finds
-the long refutations UTSS misses, so it blames earlier moves.
+the long refutations UTSS misses, so it blames earlier moves; `--kind vct` with the VCT prover
+(fours and threes, lines of up to 120 plies).
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Loss:
 def analyse_game(game: dict, engine: str, prover: Prover, ms: float, rule: Rule = Rule.RENJU,
                  size: int = 15, index: int = 0, kind: str = "utss") -> Loss | None:
     """The loss's decisive move, or None when `engine` did not lose this game."""
-    deep, shallow = (40, 40) if kind == "dfpn" else (17, 13)
+    deep, shallow = {"dfpn": (40, 40), "vct": (120, 120)}.get(kind, (17, 13))
     winner = game.get("winner")
     if winner not in ("black", "white") or game[winner] == engine:
         return None
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("results", type=Path, help="a match's results.json")
     ap.add_argument("--engine", default="pbrain-renju")
     ap.add_argument("--ms", type=float, default=1500.0, help="prover time per position (default %(default)s)")
-    ap.add_argument("--kind", choices=["utss", "dfpn"], default="utss", help="the prover (default %(default)s)")
+    ap.add_argument("--kind", choices=["utss", "dfpn", "vct"], default="utss", help="the prover (default %(default)s)")
     ap.add_argument("--replay", default="", help="seconds, comma-separated: search the decisive moves again")
     ap.add_argument("--model", default=None, help="for --replay: the model (default: the shipped one)")
     ap.add_argument("--search", default=None, help="for --replay: search settings, key=value,...")

@@ -48,8 +48,6 @@ class MCTSConfig:
     # engine are lost to a threat sequence missed right there.
     utss_depth_ply1: int = 9
     utss_nodes_ply1: int = 8000
-    # ... and the opponent's VCT there, where UTSS proves nothing (0: none).
-    vct_nodes_ply1: int = 20000
     # Before a move is played, a deep check of the opponent's threat-space win after it (each new
     # leader in turn), since the tree's shallow proofs miss sequences of ten and more plies.
     verify_ms: float = 700.0  # per check (0: no checks)
@@ -260,7 +258,6 @@ class MCTS:
         c.utss_plies, c.utss_plies_own = k.utss_plies, k.utss_plies_own
         c.utss_depth, c.utss_depth_ply1 = k.utss_depth, k.utss_depth_ply1
         c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
-        c.vct_nodes_ply1 = k.vct_nodes_ply1
         c.threat_vcf_depth, c.threat_nodes = k.threat_vcf_depth, k.threat_nodes
         c.transpositions, c.transposition_q = int(k.transpositions), int(k.transposition_q)
 

@@ -272,8 +272,6 @@ typedef struct {
     int utss_plies_own;    /* ... and we (even plies) */
     int utss_depth, utss_depth_ply1;
     int64_t utss_nodes, utss_nodes_ply1;
-    int64_t vct_nodes_ply1; /* > 0: a VCT of this many nodes for the opponent one ply below the root,
-                               where UTSS proves nothing (the long threat sequences) */
     int threat_vcf_depth;  /* > 0: expand only the answers to the opponent's hidden VCF (rj_filter_threats) */
     int64_t threat_nodes;
     int transpositions;    /* 1: a leaf whose position an expanded node already holds takes that

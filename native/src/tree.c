@@ -413,17 +413,6 @@ static int settle(rj_tree *t, int32_t id, rj_board *b, rj_prover *p, const rj_tr
             return 1;
         }
     }
-    int vct_plies = left - RJ_CAP_MARGIN < 120 ? left - RJ_CAP_MARGIN : 120;
-    if (cfg->utss && deep && cfg->vct_nodes_ply1 > 0 && stones >= 6 && vct_plies > 0) {
-        rj_prove(p, b, RJ_PROVE_VCT, vct_plies, -1, cfg->vct_nodes_ply1, 0.0, &pr);
-        if (pr.value == RJ_PROOF_WIN) {
-            n = &t->node[id];
-            n->proven = 1;
-            set_win(n, &pr);
-            *value = 1.0f;
-            return 1;
-        }
-    }
     return 0;
 }
 
