@@ -72,7 +72,7 @@ class MCTSConfig:
     max_extensions: int = 2
     # Where saved time is banked (a match clock), the search stops early only after this share of
     # the optimum: a move decided by the visits alone is still worth its checks and playouts.
-    early_stop_after: float = 0.5
+    early_stop_after: float = 0.75
     # Where the opponent would win by a VCF of up to this many fours if it had the move, a node
     # expands only the moves that break it and its own fours (0: the plain filter).
     threat_vcf_depth: int = 10
