@@ -27,3 +27,28 @@ def test_bench_measures_every_target():
     for _, value, target in rows:
         if target:  # every targeted figure is a positive number with a unit
             assert float(value.split()[0]) > 0
+
+
+def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
+    """On a few positions of tests/data/vct_positions.jsonl: each set gets its rows, the shares are
+    percentages, and every proof goes through the verifier (none refuted)."""
+    import json
+
+    from engine.bench import prover as bench_prover
+
+    lines = bench_prover.VCT_SET.read_text().splitlines()
+    recs = [json.loads(line) for line in lines[1:]]
+    won = [r for r in recs if (r.get("pentazen") or "").startswith("+")]
+    pick = [r for r in won if r["fours_only"]][:2] + [r for r in won if not r["fours_only"]][:2] + \
+        [r for r in won if r["source"].startswith("pentazen")][:1]
+    small = tmp_path / "vct.jsonl"
+    small.write_text(lines[0] + "\n" + "".join(json.dumps(r) + "\n" for r in pick))
+    groups = dict(bench_prover.vct_groups(bench_prover.load(small)))
+    assert len(groups["Gomocup 2019-2020, PentaZen +v"]) == 4 and len(groups["games PentaZen won after +v"]) == 1
+    rows = bench_prover.vct_rows(verify_ms=5000, path=small)
+    assert len(rows) == 3 * 4
+    for name, value, _ in rows:
+        if "within 10 / 100 / 1000 ms" in name:
+            assert all(0 <= float(v.rstrip("%")) <= 100 for v in value.split(", "))
+        if "verified" in name:
+            assert value.split(" / ")[1] == "0"  # no proof refuted

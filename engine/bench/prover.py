@@ -176,13 +176,13 @@ def vct_groups(recs: list[dict]) -> list[tuple[str, list[dict]]]:
             ("games PentaZen won after +v", [r for r in won if r["source"].startswith("pentazen")])]
 
 
-def vct_rows(verify_ms: float = 20_000) -> list[tuple[str, str, str]]:
+def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str, str, str]]:
     """The VCT prover on real-game threat-sequence wins: the share proved within 10 / 100 /
     1000 ms (each with 1 s, a fresh table of 2^20 entries, one core), the median time (a miss
     counts as over 1 s), nodes/s, how many it disproves (its threat space searched out: such wins
     need quiet moves), df-pn beside it, and every proof checked by the verifier."""
     rows = []
-    for name, recs in vct_groups(load(VCT_SET)):
+    for name, recs in vct_groups(load(path)):
         if not recs:
             continue
         prover = Prover(tt_bits=20)
@@ -214,14 +214,14 @@ def vct_rows(verify_ms: float = 20_000) -> list[tuple[str, str, str]]:
     return rows
 
 
-def search_rows(seconds: float = 1.0) -> list[tuple[str, str, str]]:
+def search_rows(seconds: float = 1.0, path: Path = VCT_SET) -> list[tuple[str, str, str]]:
     """Where PentaZen announced a win that the VCT prover does not prove in 1 s (most need quiet
     moves): how often the engine's whole search, given `seconds`, plays PentaZen's move."""
     from engine.players import Limits
     from engine.search.player import MCTSPlayer
 
     rows = []
-    for name, recs in vct_groups(load(VCT_SET)):
+    for name, recs in vct_groups(load(path)):
         if name.startswith("  "):
             continue
         player, prover, hard = MCTSPlayer(), Prover(tt_bits=20), []
