@@ -1,11 +1,12 @@
 """A benchmark set of real-game threat-sequence wins (VCT positions): `tests/data/vct_positions.jsonl`.
 
-    python -m engine.bench.vctset records --out FILE [--limit N] [--seed S] [--pentazen PATH] [--ms 1000]
+    python -m engine.bench.vctset records --archives A.tar.gz... --out FILE [--limit N] [--seed S]
+                                          [--pentazen PATH] [--ms 1000]
     python -m engine.bench.vctset games MATCH_DIR --out FILE [--engine pentazen]
 
-`records` replays the Gomocup Renju games (renju-2019 and renju-2020 by default; never the 2021
-league, the project's held-out set) that ended in a five, and cuts each at the earliest ply from
-which every move of the eventual winner made a four or a live three (or was the five): the
+`records` replays the Gomocup Renju games of the archives given (renju-2019 and renju-2020 from
+gomocup.org; never the 2021 league, the project's held-out set) that ended in a five, and cuts
+each at the earliest ply from which every move of the eventual winner made a four or a live three (or was the five): the
 position before that move, the winner to move, is a threat-sequence win that strong engines
 played out. --limit samples the positions down to N (seeded by --seed); --pentazen labels each one
 with what the PentaZen engine says of it at --ms a move (`ev +vN`: a forced win in N plies).
@@ -44,8 +45,6 @@ from engine.records.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "vct_positions.jsonl"
-GOMOCUP = Path("/work/shared/data/gomocup")
-ARCHIVES = [GOMOCUP / "renju-2019.tar.gz", GOMOCUP / "renju-2020.tar.gz"]
 MIN_WINNER_MOVES = 3
 
 # Directions of Board.patterns' last axis: horizontal, vertical, diagonal, anti-diagonal.
@@ -211,12 +210,12 @@ class Harvest:
     ends: Counter = field(default_factory=Counter)
 
 
-def gomocup_positions(paths: list[str | Path] | None = None, progress: bool = True) -> Harvest:
-    """Every game of the archives (default: renju-2019 and renju-2020), read with engine.records,
-    and the position records of those that qualify (position_of)."""
+def gomocup_positions(paths: list[str | Path], progress: bool = True) -> Harvest:
+    """Every game of the archives (Gomocup's renju-2019 and renju-2020 tournament archives, say),
+    read with engine.records, and the position records of those that qualify (position_of)."""
     from tqdm import tqdm
 
-    paths = list(paths or ARCHIVES)
+    paths = list(paths)
     for p in paths:
         # the 2021 Renju league is the project's held-out test set: it must not leak into benchmarks
         if "2021" in Path(p).name and "renju" in Path(p).name.lower():
@@ -472,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     rec = sub.add_parser("records", help="positions from the Gomocup records (a new file)")
     rec.add_argument("--out", type=Path, default=DATASET)
-    rec.add_argument("--archives", nargs="+", default=None, help="default: renju-2019 and renju-2020")
+    rec.add_argument("--archives", nargs="+", required=True,
+                     help="record archives or folders: Gomocup's renju-2019.tar.gz and renju-2020.tar.gz")
     rec.add_argument("--limit", type=int, default=None, help="sample down to this many positions")
     rec.add_argument("--seed", type=int, default=2026)
     rec.add_argument("--pentazen", default=None, help="PentaZen's executable: label each position")
@@ -497,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
             positions = label(positions, [args.pentazen], args.ms)
         header = {"about": ABOUT, "date": args.date or datetime.date.today().isoformat(),
                   "commands": [_command(argv)],
-                  "gomocup": {"archives": [Path(p).name for p in (args.archives or ARCHIVES)],
+                  "gomocup": {"archives": [Path(p).name for p in args.archives],
                               "games_read": harvest.games, "unreadable": harvest.errors,
                               "ends": dict(sorted(harvest.ends.items())),
                               "positions_found": len(found),
