@@ -476,7 +476,6 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
  * that break the threatened VCF. No depth iterations: the proof and disproof numbers steer the
  * search down the narrowest lines first, which is what long threat sequences need. */
 
-#define PN_INF 100000000u
 #define KEY_DFPN 0x94d049bb133111ebull
 #define DFPN_FUKUMI_PLIES 6 /* fukumi moves at the attacker's nodes up to this ply */
 
@@ -487,7 +486,7 @@ static uint64_t dfpn_salt(const rj_board *b, int attacker)
     return KEY_DFPN ^ (uint64_t)attacker * 0x9E3779B97F4A7C15ull ^ (uint64_t)(b->nstones + 1) * 0xBF58476D1CE4E5B9ull;
 }
 
-static int dfpn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
+int rj_pn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
 {
     struct tt_entry *e = tt_slot(s, key);
     if (e->key != key)
@@ -500,7 +499,7 @@ static int dfpn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
 /* A node's numbers from the table, 1 and 1 when it has none. */
 static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
 {
-    if (!dfpn_find(s, key, pn, dn))
+    if (!rj_pn_find(s, key, pn, dn))
         *pn = *dn = 1;
 }
 
@@ -518,7 +517,7 @@ static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t *pn, ui
         *pn = 3;
 }
 
-static void dfpn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
+void rj_pn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
 {
     struct tt_entry *e = tt_slot(s, key);
     e->key = key;
@@ -559,9 +558,56 @@ static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
 }
 
 /* The key of the position after `pos` is played, without playing it. */
-static uint64_t dfpn_child_key(const rj_board *b, int pos, uint64_t salt)
+uint64_t rj_pn_child_key(const rj_board *b, int pos, uint64_t salt)
 {
     return b->hash ^ rj_zobrist(pos, b->to_move) ^ RJ_ZOBRIST_WHITE_TO_MOVE ^ salt;
+}
+
+/* One step of proof-number search at an OR or AND node with `moves` (shared by df-pn and the
+ * VCT prover): the node's numbers from its children's (table entries, else dfpn_guess) into
+ * out->pn and out->dn; while neither has reached its threshold, returns 1 with the child to
+ * search next and its thresholds, below the second-best sibling (plus a quarter, so that two
+ * close siblings do not take turns at every step) and within the node's own. */
+int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t thpn, uint32_t thdn,
+                 struct rj_pn_pick *out)
+{
+    const rj_board *b = s->b;
+    /* OR node: pn = min over children, dn = sum; AND node the other way round */
+    uint32_t best_v = RJ_PN_INF + 1, second = RJ_PN_INF, best_pn = 0, best_dn = 0;
+    uint64_t sum = 0;
+    int best = -1;
+    for (int i = 0; i < moves->n; i++) {
+        uint32_t cpn, cdn;
+        if (!rj_pn_find(s, rj_pn_child_key(b, moves->pos[i], s->salt), &cpn, &cdn))
+            dfpn_guess(b, or_node, moves->pos[i], &cpn, &cdn);
+        uint32_t v = or_node ? cpn : cdn;
+        sum += or_node ? cdn : cpn;
+        if (v < best_v) {
+            second = best_v;
+            best_v = v;
+            best = i;
+            best_pn = cpn;
+            best_dn = cdn;
+        } else if (v < second) {
+            second = v;
+        }
+    }
+    const uint32_t total = sum > RJ_PN_INF ? RJ_PN_INF : (uint32_t)sum;
+    const uint32_t pn = or_node ? best_v : total, dn = or_node ? total : best_v;
+    out->pn = pn;
+    out->dn = dn;
+    out->best = best;
+    if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0)
+        return 0;
+    const uint32_t limit = second >= RJ_PN_INF ? RJ_PN_INF : second + second / 4 + 1;
+    if (or_node) {
+        out->cthpn = thpn < limit ? thpn : limit;
+        out->cthdn = thdn - dn + best_dn;
+    } else {
+        out->cthdn = thdn < limit ? thdn : limit;
+        out->cthpn = thpn - pn + best_pn;
+    }
+    return 1;
 }
 
 /* Multiple iterative deepening at one node: searches until its proof or disproof number reaches
@@ -599,50 +645,22 @@ static void dfpn_mid(struct search *s, int attacker, int ply, uint32_t thpn, uin
         return;
     }
     if (settled) {
-        *out_pn = settled > 0 ? 0 : PN_INF;
-        *out_dn = settled > 0 ? PN_INF : 0;
-        dfpn_store(s, key, *out_pn, *out_dn);
+        *out_pn = settled > 0 ? 0 : RJ_PN_INF;
+        *out_dn = settled > 0 ? RJ_PN_INF : 0;
+        rj_pn_store(s, key, *out_pn, *out_dn);
         return;
     }
     const int or_node = b->to_move == attacker;
     uint32_t pn = 1, dn = 1;
     for (;;) {
-        /* OR node: pn = min over children, dn = sum; AND node the other way round */
-        uint32_t best_v = PN_INF + 1, second = PN_INF, best_pn = 0, best_dn = 0;
-        uint64_t sum = 0;
-        int best = -1;
-        for (int i = 0; i < moves.n; i++) {
-            uint32_t cpn, cdn;
-            if (!dfpn_find(s, dfpn_child_key(b, moves.pos[i], salt), &cpn, &cdn))
-                dfpn_guess(b, or_node, moves.pos[i], &cpn, &cdn);
-            uint32_t v = or_node ? cpn : cdn;
-            sum += or_node ? cdn : cpn;
-            if (v < best_v) {
-                second = best_v;
-                best_v = v;
-                best = i;
-                best_pn = cpn;
-                best_dn = cdn;
-            } else if (v < second) {
-                second = v;
-            }
-        }
-        uint32_t total = sum > PN_INF ? PN_INF : (uint32_t)sum;
-        pn = or_node ? best_v : total;
-        dn = or_node ? total : best_v;
-        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0)
+        struct rj_pn_pick pick;
+        const int more = rj_pn_select(s, &moves, or_node, thpn, thdn, &pick);
+        pn = pick.pn;
+        dn = pick.dn;
+        if (!more)
             break;
-        /* the child's thresholds: stay below the second-best sibling (plus a quarter, so that
-         * two close siblings do not take turns at every step) and within this node's own */
-        uint32_t limit = second >= PN_INF ? PN_INF : second + second / 4 + 1;
-        uint32_t cthpn, cthdn;
-        if (or_node) {
-            cthpn = thpn < limit ? thpn : limit;
-            cthdn = thdn - dn + best_dn;
-        } else {
-            cthdn = thdn < limit ? thdn : limit;
-            cthpn = thpn - pn + best_pn;
-        }
+        const int best = pick.best;
+        const uint32_t cthpn = pick.cthpn, cthdn = pick.cthdn;
         uint32_t cpn, cdn;
         probe(b, moves.pos[best]);
         dfpn_mid(s, attacker, ply + 1, cthpn, cthdn, &cpn, &cdn);
@@ -650,7 +668,7 @@ static void dfpn_mid(struct search *s, int attacker, int ply, uint32_t thpn, uin
         if (s->aborted)
             break;
     }
-    dfpn_store(s, key, pn, dn);
+    rj_pn_store(s, key, pn, dn);
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -671,7 +689,7 @@ static void dfpn_line(struct search *s, int attacker)
         int pick = -1;
         for (int i = 0; i < moves.n && pick < 0; i++) {
             uint32_t cpn, cdn;
-            dfpn_lookup(s, dfpn_child_key(b, moves.pos[i], salt), &cpn, &cdn);
+            dfpn_lookup(s, rj_pn_child_key(b, moves.pos[i], salt), &cpn, &cdn);
             if (cpn == 0)
                 pick = i;
         }
@@ -843,7 +861,7 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
         s->salt = dfpn_salt(b, attacker);
         next_gen(p, s);
         s->max_ply = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 16 ? RJ_MAX_LINE_PLIES - 16 : max_depth;
-        dfpn_mid(s, attacker, 0, PN_INF, PN_INF, &pn, &dn);
+        dfpn_mid(s, attacker, 0, RJ_PN_INF, RJ_PN_INF, &pn, &dn);
         int aborted = s->aborted;
         out->value = pn == 0 ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
         if (pn == 0) {

@@ -154,6 +154,20 @@ void rj_complete_line(struct search *s, int attacker);
 /* Stable sort of moves[start..n) for `color`, the likely decisive first: two threats at once,
  * fours, then the lines the stone builds and breaks (prover.c). */
 void rj_order_moves(const rj_board *b, int color, rj_list *moves, int start);
+/* Proof-number search's shared parts (prover.c: df-pn; vct.c: the VCT prover). Table entries
+ * hold a position's proof and disproof numbers; RJ_PN_INF is proven the other way. */
+#define RJ_PN_INF 100000000u
+struct rj_pn_pick {
+    uint32_t pn, dn;       /* the node's numbers */
+    int best;              /* the child to search next */
+    uint32_t cthpn, cthdn; /* its thresholds */
+};
+int rj_pn_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn);
+void rj_pn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn);
+/* The key of the position after `pos` is played, without playing it. */
+uint64_t rj_pn_child_key(const rj_board *b, int pos, uint64_t salt);
+int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t thpn, uint32_t thdn,
+                 struct rj_pn_pick *out);
 /* The prover's reusable search state, reset for a new proof of b. */
 struct search *rj_start_search(rj_prover *p, rj_board *b, int64_t max_nodes, double max_ms, double t0);
 

@@ -7,7 +7,6 @@
 
 #include "vct.h"
 
-#define VCT_INF 100000000u
 #define KEY_VCT 0xc2b2ae3d27d4eb4full
 /* Fours a node's VCF check may spend: a VCF that deep is rare, and the check is only a shortcut
  * (a node whose check gives up is expanded as any other). */
@@ -165,39 +164,6 @@ static int vct_moves(struct search *s, int attacker, int ply, rj_list *moves)
     return moves->n ? 0 : 1;
 }
 
-static int tt_find(struct search *s, uint64_t key, uint32_t *pn, uint32_t *dn)
-{
-    struct tt_entry *e = tt_slot(s, key);
-    if (e->key != key)
-        return 0;
-    *pn = e->pn;
-    *dn = e->dn;
-    return 1;
-}
-
-static void tt_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
-{
-    struct tt_entry *e = tt_slot(s, key);
-    e->key = key;
-    e->pn = pn;
-    e->dn = dn;
-}
-
-static uint64_t child_key(const rj_board *b, int pos, uint64_t salt)
-{
-    return b->hash ^ rj_zobrist(pos, b->to_move) ^ RJ_ZOBRIST_WHITE_TO_MOVE ^ salt;
-}
-
-/* The numbers of a child not searched yet: a four or a double threat leaves one answer or none,
- * a three leaves its few defences and the defender's fours. */
-static void guess(const rj_board *b, int or_node, int pos, uint32_t *pn, uint32_t *dn)
-{
-    *pn = 1;
-    *dn = 1;
-    if (or_node && !rj_in_set(b, b->to_move, RJ_SET_FOUR, pos) && !two_threats(b, b->to_move, pos))
-        *pn = 3;
-}
-
 /* The node's move list, from the cache when this proof made it before. */
 static int node_moves(struct search *s, int attacker, int ply, uint64_t key, rj_list *moves)
 {
@@ -227,60 +193,32 @@ static void mid(struct search *s, int attacker, int ply, uint32_t thpn, uint32_t
     const uint64_t salt = s->salt, key = b->hash ^ salt;
     *out_pn = *out_dn = 1;
     if (out_of_budget(s)) {
-        tt_find(s, key, out_pn, out_dn);
+        rj_pn_find(s, key, out_pn, out_dn);
         return;
     }
     rj_list moves;
     int settled = node_moves(s, attacker, ply, key, &moves);
     if (s->aborted) {
-        tt_find(s, key, out_pn, out_dn);
+        rj_pn_find(s, key, out_pn, out_dn);
         return;
     }
     if (settled) {
-        *out_pn = settled > 0 ? 0 : VCT_INF;
-        *out_dn = settled > 0 ? VCT_INF : 0;
-        tt_store(s, key, *out_pn, *out_dn);
+        *out_pn = settled > 0 ? 0 : RJ_PN_INF;
+        *out_dn = settled > 0 ? RJ_PN_INF : 0;
+        rj_pn_store(s, key, *out_pn, *out_dn);
         return;
     }
     const int or_node = b->to_move == attacker;
     uint32_t pn = 1, dn = 1;
     for (;;) {
-        /* OR node: pn = min over children, dn = sum; AND node the other way round */
-        uint32_t best_v = VCT_INF + 1, second = VCT_INF, best_pn = 0, best_dn = 0;
-        uint64_t sum = 0;
-        int best = -1;
-        for (int i = 0; i < moves.n; i++) {
-            uint32_t cpn, cdn;
-            if (!tt_find(s, child_key(b, moves.pos[i], salt), &cpn, &cdn))
-                guess(b, or_node, moves.pos[i], &cpn, &cdn);
-            uint32_t v = or_node ? cpn : cdn;
-            sum += or_node ? cdn : cpn;
-            if (v < best_v) {
-                second = best_v;
-                best_v = v;
-                best = i;
-                best_pn = cpn;
-                best_dn = cdn;
-            } else if (v < second) {
-                second = v;
-            }
-        }
-        uint32_t total = sum > VCT_INF ? VCT_INF : (uint32_t)sum;
-        pn = or_node ? best_v : total;
-        dn = or_node ? total : best_v;
-        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0)
+        struct rj_pn_pick pick;
+        const int more = rj_pn_select(s, &moves, or_node, thpn, thdn, &pick);
+        pn = pick.pn;
+        dn = pick.dn;
+        if (!more)
             break;
-        /* the child's thresholds: below the second-best sibling (plus a quarter, so that two
-         * close siblings do not take turns at every step) and within this node's own */
-        uint32_t limit = second >= VCT_INF ? VCT_INF : second + second / 4 + 1;
-        uint32_t cthpn, cthdn;
-        if (or_node) {
-            cthpn = thpn < limit ? thpn : limit;
-            cthdn = thdn - dn + best_dn;
-        } else {
-            cthdn = thdn < limit ? thdn : limit;
-            cthpn = thpn - pn + best_pn;
-        }
+        const int best = pick.best;
+        const uint32_t cthpn = pick.cthpn, cthdn = pick.cthdn;
         uint32_t cpn, cdn;
         probe(b, moves.pos[best]);
         mid(s, attacker, ply + 1, cthpn, cthdn, &cpn, &cdn);
@@ -288,7 +226,7 @@ static void mid(struct search *s, int attacker, int ply, uint32_t thpn, uint32_t
         if (s->aborted)
             break;
     }
-    tt_store(s, key, pn, dn);
+    rj_pn_store(s, key, pn, dn);
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -302,7 +240,7 @@ static int proven_child(struct search *s, int attacker, int ply)
         return -1;
     for (int i = 0; i < moves.n; i++) {
         uint32_t cpn, cdn;
-        if (tt_find(s, child_key(s->b, moves.pos[i], s->salt), &cpn, &cdn) && cpn == 0)
+        if (rj_pn_find(s, rj_pn_child_key(s->b, moves.pos[i], s->salt), &cpn, &cdn) && cpn == 0)
             return moves.pos[i];
     }
     return -1;
@@ -350,7 +288,7 @@ int rj_vct_prove(struct search *s)
     const int attacker = s->b->to_move;
     s->salt = vct_salt(attacker, s->stone_limit);
     uint32_t pn, dn;
-    mid(s, attacker, 0, VCT_INF, VCT_INF, &pn, &dn);
+    mid(s, attacker, 0, RJ_PN_INF, RJ_PN_INF, &pn, &dn);
     s->pv_len[0] = 0;
     if (pn != 0)
         return 0;
@@ -423,7 +361,7 @@ static int verify_or(struct verify *v)
     s->gen = v->gen;
     s->salt = vct_salt(c, v->stone_limit);
     uint32_t pn, dn;
-    mid(s, c, 0, VCT_INF, VCT_INF, &pn, &dn);
+    mid(s, c, 0, RJ_PN_INF, RJ_PN_INF, &pn, &dn);
     v->nodes += s->nodes;
     if (s->aborted)
         return -1;
