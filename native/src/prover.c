@@ -504,8 +504,8 @@ static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *
 }
 
 /* The numbers of a child not searched yet. A four leaves one block and a double threat is
- * nearly won, while a three leaves its few defences and our counter-fours: a child is cheaper to
- * prove the fewer answers it leaves. */
+ * nearly won, while a slower move leaves its two or three defences plus every four the defender
+ * can make (each a reply to answer): a child is cheaper to prove the fewer answers it leaves. */
 static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t *pn, uint32_t *dn)
 {
     *pn = 1;
@@ -513,8 +513,10 @@ static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t *pn, ui
     if (!or_node)
         return;
     const int c = b->to_move;
-    if (!rj_in_set(b, c, RJ_SET_FOUR, pos) && !rj_in_set(b, c, RJ_SET_LIVE4, pos) && !two_threats(b, c, pos))
-        *pn = 3;
+    if (!rj_in_set(b, c, RJ_SET_FOUR, pos) && !rj_in_set(b, c, RJ_SET_LIVE4, pos) && !two_threats(b, c, pos)) {
+        int fours = rj_set_size(b, 3 - c, RJ_SET_FOUR) + rj_set_size(b, 3 - c, RJ_SET_LIVE4);
+        *pn = 2 + (uint32_t)(fours < 8 ? fours : 8);
+    }
 }
 
 void rj_pn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
