@@ -25,9 +25,10 @@ import numpy as np
 from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.native import ffi, lib
 from engine.net.evaluator import Evaluator
-from engine.prover import VCT_PLIES, Prover
+from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
+VCT_LONGEST = lib.RJ_MAX_LINE_PLIES - 80  # the prover's longest VCT line (rj_prove)
 
 
 @dataclass
@@ -85,6 +86,14 @@ class MCTSConfig:
     dirichlet_alpha: float = 0.0  # > 0: root noise, for self-play
     dirichlet_eps: float = 0.25
     root_vct_ms: float = 100.0  # our own VCT at a fresh root (at most a tenth of the move's time)
+    # The opponent's VCT as if we passed (a null move), up to this long at a fresh root: where it
+    # wins, every root move may lose to a threat sequence, so the likeliest scan_moves (by prior)
+    # get a short VCT each, scan_each_ms, within scan_share of the move's time, and the refuted
+    # ones are settled before the playouts spend visits on them (0: no scan).
+    null_vct_ms: float = 50.0
+    scan_moves: int = 24
+    scan_each_ms: float = 20.0
+    scan_share: float = 0.3
     # A leaf whose stones another expanded node holds (reached in another order) takes its moves
     # and priors instead of a new evaluation, and shares its proofs; statistics stay per node.
     transpositions: bool = True
@@ -248,6 +257,14 @@ class MCTS:
         cap = self.draw_stones(board)
         return cap - board.stone_count - lib.RJ_CAP_MARGIN if cap > 0 else 1 << 20
 
+    def _vct_plies(self, board: Board) -> int:
+        """The VCT's longest line from `board`: to a fixed stone count for the whole game (the draw
+        cap, else a full board) where the prover allows it, so that the table's entries, keyed by
+        that count, serve every proof of the game."""
+        cap = self.draw_stones(board)
+        end = cap - lib.RJ_CAP_MARGIN if cap > 0 else board.size * board.size
+        return max(0, min(end - board.stone_count, VCT_LONGEST))
+
     def _config(self, board: Board) -> None:
         """Copies the config into the C struct (read at every search: tests and players may
         change self.cfg between searches)."""
@@ -335,10 +352,13 @@ class MCTS:
             self._playouts(b)
         if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vct_ms > 0:
             budget = min(self.cfg.root_vct_ms, 100 * min(optimum, deadline - t0))
-            plies = min(VCT_PLIES, self._plies_left(b))
+            plies = self._vct_plies(b)
             proof = self.prover.solve(b, "vct", max_depth=plies, budget_ms=max(budget, 1.0)) if plies > 0 else None
             if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
+        if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.null_vct_ms > 0 \
+                and len(root.moves) > 1:
+            self._scan(b, root, min(optimum, deadline - t0))
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
             priors = root.priors
             noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(priors))
@@ -443,6 +463,43 @@ class MCTS:
         i = int(np.argmax(n))
         return i if n[i] >= 0 else -1
 
+    def _scan(self, b: Board, root: Node, move_seconds: float) -> None:
+        """Where the opponent would win by a VCT if it had the move, a short VCT after each of the
+        likeliest root moves; those after which it still wins are settled as lost (see
+        MCTSConfig.null_vct_ms)."""
+        k = self.cfg
+        if self._vct_plies(b) <= 1:
+            return
+        start = time.monotonic()
+        null = b.copy()
+        null.to_move = b.to_move.opponent
+        threat = self.prover.solve(null, "vct", max_depth=self._vct_plies(null),
+                                   budget_ms=min(k.null_vct_ms, 100 * move_seconds))
+        if threat.result != "win":
+            return
+        end = start + k.scan_share * move_seconds
+        cp = root.cp
+        for i in np.argsort(-root.priors)[: k.scan_moves].tolist():
+            left = end - time.monotonic()
+            if left <= 0.001:
+                break
+            if cp[i] != 0:
+                continue
+            lib.rj_play(b._b, *root.moves[i])
+            try:
+                if b.game_over:
+                    continue
+                proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b),
+                                          budget_ms=min(k.scan_each_ms, left * 1000))
+            finally:
+                lib.rj_undo(b._b)
+            if proof.result == "win":
+                win = proof.line[0] if proof.line else (-1, -1)
+                lib.rj_tree_prove_child(self._tree, root.id, i, 1, *win)
+                cp = root.cp
+                if root.proven:
+                    break
+
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
         """A deep look after root move i, the opponent to move (VCT, then df-pn, then UTSS, by the
         shares verify_vct and verify_dfpn): its win proves our move lost, its loss proves our move
@@ -460,7 +517,7 @@ class MCTS:
             proof = None
             vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
             if vct_share > 0:
-                proof = self.prover.solve(b, "vct", max_depth=min(VCT_PLIES, plies),
+                proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b),
                                           budget_ms=seconds * vct_share * 1000)
             left = end - time.monotonic()
             share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
