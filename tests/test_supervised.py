@@ -213,3 +213,21 @@ def test_a_rerun_resumes_from_the_checkpoint_and_matches_an_uninterrupted_run(on
     assert all(torch.equal(a[k], b[k]) for k in a)
     c = torch.load(run / "model.pt", weights_only=False)["net"]  # the 1-then-2 run had another schedule
     assert not all(torch.equal(a[k], c[k]) for k in a)
+
+
+def test_a_run_can_start_from_an_exported_net(one_epoch, tmp_path):
+    """--init MODEL.onnx unfolds that net: before any training (epoch 0) it scores on the
+    validation split exactly what the net it came from scored at its last epoch, and its shape
+    replaces --channels/--blocks."""
+    games, first = one_epoch
+    last = [json.loads(line) for line in (first / "log.jsonl").read_text().splitlines()][-1]["val"]
+    run = tmp_path / "init"
+    shutil.copy(first / "positions.npz", run.mkdir() or run / "positions.npz")
+    args = _args(games, run, 1, "--init", str(first / "model.onnx"))
+    args[args.index("--channels") + 1] = "16"  # overridden by the net's own width
+    assert supervised.main(args) == 0
+    log = [json.loads(line) for line in (run / "log.jsonl").read_text().splitlines()]
+    assert log[0]["val"]["top1"] == pytest.approx(last["top1"], abs=1 / last["positions"])
+    assert log[0]["val"]["value_sign"] == pytest.approx(last["value_sign"], abs=0.02)
+    side = json.loads((run / "model.json").read_text())
+    assert side["net"]["channels"] == 8 and side["init"].endswith("model.onnx")

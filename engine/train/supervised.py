@@ -53,6 +53,7 @@ from engine.records.game import Game, RecordError
 from engine.train.augment import augment_batch
 from engine.train.config import NetConfig
 from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.unfold import unfold
 
 log = logging.getLogger("pbrain.train")
 
@@ -290,6 +291,19 @@ def evaluate_onnx(path: str, data: Records, idx: np.ndarray, batch: int = 1024) 
     return _rates(sums, len(idx))
 
 
+def initial_net(path: Path, data: Records, idx: np.ndarray, positions: int = 8192) -> PolicyValueNet:
+    """The net a run starts from: torch weights as written by engine.train (model.pt), or an ONNX
+    net unfolded (engine.train.unfold), its BatchNorms calibrated on training positions."""
+    if path.suffix == ".onnx":
+        rng = np.random.default_rng(0)
+        pick = rng.choice(idx, size=min(positions, len(idx)), replace=False)
+        return unfold(path, data.planes[np.sort(pick)].astype(np.float32))
+    state = torch.load(path, map_location="cpu", weights_only=False)
+    net = PolicyValueNet(NetConfig(**state["net_cfg"]))
+    net.load_state_dict(state["net"])
+    return net
+
+
 def train_epoch(net: PolicyValueNet, opt: torch.optim.Optimizer, data: Records, idx: np.ndarray, epoch: int,
                 args: argparse.Namespace, device: str) -> dict:
     """One pass over `idx` in an order and symmetries drawn from (seed, epoch), so a resumed run
@@ -374,6 +388,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1, help="the net's initial weights, batch order and symmetries")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     ap.add_argument("--device", default="auto", help="auto (CUDA when there is one), cpu or cuda")
+    ap.add_argument("--init", default=None, metavar="MODEL",
+                    help="start from this net (an ONNX file, e.g. the shipped one, or torch weights .pt) instead "
+                         "of random weights; its shape replaces --channels/--blocks")
     ap.add_argument("--max-games", type=int, default=0, help="read only the first N games (0: all)")
     ap.add_argument("--evaluate", nargs="+", default=[], metavar="MODEL.onnx",
                     help="instead of training: these nets' top-1, top-5 and value-sign on the validation split, "
@@ -410,13 +427,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     torch.manual_seed(args.seed)
-    net_cfg = NetConfig(channels=args.channels, blocks=args.blocks)
-    net = PolicyValueNet(net_cfg).to(device)
+    if args.init:
+        net = initial_net(Path(args.init), data, train_idx).to(device)
+        net_cfg = net.cfg
+    else:
+        net_cfg = NetConfig(channels=args.channels, blocks=args.blocks)
+        net = PolicyValueNet(net_cfg).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # What the checkpoint must share with this command: other values would change the data or the net.
     identity = {"sources": [[r.name.lower(), str(Path(p).resolve())] for r, p in sources],
                 "rules": [r.name.lower() for r in rules], "max_games": args.max_games, "val_share": args.val_share,
-                "seed": args.seed, "net": dataclasses.asdict(net_cfg)}
+                "seed": args.seed, "net": dataclasses.asdict(net_cfg), "init": args.init}
     ckpt, history = out / "checkpoint.pt", []
     if ckpt.exists():
         state = torch.load(ckpt, map_location=device, weights_only=False)
@@ -460,7 +481,7 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
         "training_positions": train_positions, "validation_games": val_games, "validation_positions": val_positions,
         "val_share": args.val_share, "epochs": history[-1]["epoch"], "batch": args.batch, "lr": args.lr,
         "schedule": args.schedule, "weight_decay": args.weight_decay, "value_weight": args.value_weight,
-        "seed": args.seed, "net": dataclasses.asdict(cfg),
+        "seed": args.seed, "net": dataclasses.asdict(cfg), "init": args.init,
         "val_top1": final.get("top1"), "val_top5": final.get("top5"), "val_value_sign": final.get("value_sign"),
         "history": history,
     })
