@@ -231,3 +231,17 @@ def test_a_run_can_start_from_an_exported_net(one_epoch, tmp_path):
     assert log[0]["val"]["value_sign"] == pytest.approx(last["value_sign"], abs=0.02)
     side = json.loads((run / "model.json").read_text())
     assert side["net"]["channels"] == 8 and side["init"].endswith("model.onnx")
+
+
+def test_excluded_movers_leave_the_other_sides_positions_only():
+    """--exclude-movers drops the positions where that player is to move from training (one side
+    of a game learnt), while validation keeps every position."""
+    game, data = _one(RECORDS / "gomocup2020-renju-five.psq")  # YIXIN18 black, EMBRYO20 white, 5 opening stones
+    assert data.players == ["yixin18.zip", "embryo20.r.zip"]
+    white_to_move = np.array([(game.opening + j) % 2 == 1 for j in range(len(data.move))])
+    train, _ = supervised.split(data, 0.0, [Rule.RENJU])
+    assert len(train) == len(data.move)
+    train, _ = supervised.split(data, 0.0, [Rule.RENJU], ("YIXIN18.zip",))
+    assert train.tolist() == np.nonzero(white_to_move)[0].tolist()
+    _, val = supervised.split(data, 1.0, [Rule.RENJU], ("YIXIN18.zip", "EMBRYO20.R.zip"))
+    assert len(val) == len(data.move)

@@ -60,7 +60,7 @@ log = logging.getLogger("pbrain.train")
 SIZE = 15
 LOST_ON_THE_LAST_MOVE = ("foul", "illegal")  # the last move lost on the spot: never a move to learn
 SHOWN_ERRORS = 5  # unreadable records whose messages are printed; the rest are only counted
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @dataclasses.dataclass
@@ -73,6 +73,8 @@ class Records:
     key: np.ndarray  # [G] uint32: a hash of each game's rule and moves, which decides its side
     rule: np.ndarray  # [G] int8: each game's Rule
     info: dict  # counts and sources, for the sidecar
+    mover: np.ndarray | None = None  # [N] int16: the side to move's name, an index into `players`
+    players: list[str] = dataclasses.field(default_factory=list)  # the records' names, lower case
 
     def held_out(self, share: float) -> np.ndarray:
         """[G] bool: the validation games."""
@@ -123,7 +125,8 @@ def _games(sources: list[tuple[Rule, str]]) -> Iterator[Game | RecordError]:
 
 def build(sources: list[tuple[Rule, str]], max_games: int = 0) -> Records:
     """Every position of the sources' 15x15 games (the first `max_games` of them, 0: all)."""
-    planes, move, z, has_value, game, keys, rules = [], [], [], [], [], [], []
+    planes, move, z, has_value, game, keys, rules, mover = [], [], [], [], [], [], [], []
+    players: dict[str, int] = {}
     errors: list[str] = []
     other_size = 0
     ends: Counter[str] = Counter()
@@ -139,6 +142,9 @@ def build(sources: list[tuple[Rule, str]], max_games: int = 0) -> Records:
                 continue
             p, m, v, valued = game_samples(item)
             g = len(keys)
+            ids = [players.setdefault(name.strip().lower(), len(players)) for name in item.names]
+            first = item.opening % 2  # the colour to move at the first sample: 0 black, 1 white
+            mover.append(np.array([ids[(first + j) % 2] for j in range(len(m))], np.int16))
             planes.append(p)
             move.append(m)
             z.append(v)
@@ -157,7 +163,8 @@ def build(sources: list[tuple[Rule, str]], max_games: int = 0) -> Records:
     info = {"games": len(keys), "positions": int(sum(len(m) for m in move)), "skipped_records": len(errors),
             "skipped_messages": errors[:SHOWN_ERRORS], "other_size_games": other_size, "ends": dict(ends)}
     return Records(np.concatenate(planes), np.concatenate(move), np.concatenate(z), np.concatenate(has_value),
-                   np.concatenate(game), np.array(keys, np.uint32), np.array(rules, np.int8), info)
+                   np.concatenate(game), np.array(keys, np.uint32), np.array(rules, np.int8), info,
+                   np.concatenate(mover), list(players))
 
 
 def save_records(path: Path, data: Records, key: dict) -> None:
@@ -165,7 +172,8 @@ def save_records(path: Path, data: Records, key: dict) -> None:
     packed = np.packbits(data.planes.reshape(len(data.move), -1), axis=1)  # 8x smaller, unpacked on load
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, planes=packed, move=data.move, z=data.z, has_value=data.has_value, game=data.game, key=data.key,
-             rule=data.rule, size=n, meta=json.dumps({"key": key, "info": data.info}))
+             rule=data.rule, mover=data.mover, size=n,
+             meta=json.dumps({"key": key, "info": data.info, "players": data.players}))
     os.replace(tmp, path)
 
 
@@ -179,7 +187,8 @@ def load_records(path: Path, key: dict) -> Records | None:
             return None
         n = int(f["size"])
         planes = np.unpackbits(f["planes"], axis=1, count=FEATURE_PLANES * n * n).reshape(-1, FEATURE_PLANES, n, n)
-        return Records(planes, f["move"], f["z"], f["has_value"], f["game"], f["key"], f["rule"], meta["info"])
+        return Records(planes, f["move"], f["z"], f["has_value"], f["game"], f["key"], f["rule"], meta["info"],
+                       f["mover"], meta["players"])
 
 
 def records_for(out: Path, sources: list[tuple[Rule, str]], max_games: int) -> Records:
@@ -200,13 +209,19 @@ def records_for(out: Path, sources: list[tuple[Rule, str]], max_games: int) -> R
     return data
 
 
-def split(data: Records, share: float, rules: list[Rule]) -> tuple[np.ndarray, np.ndarray]:
-    """Position indices to train on (the rules' games not held out) and to validate on (the held-out
-    games of the first rule)."""
+def split(data: Records, share: float, rules: list[Rule],
+          exclude: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Position indices to train on (the rules' games not held out, less the positions where a
+    player named in `exclude` is to move) and to validate on (the held-out games of the first rule,
+    all of their positions)."""
     val_game = data.held_out(share)[data.game]
     rule = data.rule[data.game]
     used = np.isin(rule, [int(r) for r in rules])
-    return np.nonzero(used & ~val_game)[0], np.nonzero(val_game & (rule == int(rules[0])))[0]
+    train = used & ~val_game
+    skip = [i for i, name in enumerate(data.players) if name in {e.strip().lower() for e in exclude}]
+    if skip:
+        train &= ~np.isin(data.mover, skip)
+    return np.nonzero(train)[0], np.nonzero(val_game & (rule == int(rules[0])))[0]
 
 
 def lr_at(args: argparse.Namespace, progress: float) -> float:
@@ -391,6 +406,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--init", default=None, metavar="MODEL",
                     help="start from this net (an ONNX file, e.g. the shipped one, or torch weights .pt) instead "
                          "of random weights; its shape replaces --channels/--blocks")
+    ap.add_argument("--exclude-movers", default="", metavar="NAME,...",
+                    help="do not train on the positions where these players (the records' names) are to move: "
+                         "learn one side of a match, say a strong engine's moves against ours")
     ap.add_argument("--max-games", type=int, default=0, help="read only the first N games (0: all)")
     ap.add_argument("--evaluate", nargs="+", default=[], metavar="MODEL.onnx",
                     help="instead of training: these nets' top-1, top-5 and value-sign on the validation split, "
@@ -414,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     data = records_for(out, sources, args.max_games)
-    train_idx, val_idx = split(data, args.val_share, rules)
+    exclude = tuple(e for e in args.exclude_movers.split(",") if e)
+    train_idx, val_idx = split(data, args.val_share, rules, exclude)
     val_games = len(np.unique(data.game[val_idx]))
     log.info("%d training positions, %d validation positions of %d games", len(train_idx), len(val_idx), val_games)
     if not len(train_idx):
@@ -437,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
     # What the checkpoint must share with this command: other values would change the data or the net.
     identity = {"sources": [[r.name.lower(), str(Path(p).resolve())] for r, p in sources],
                 "rules": [r.name.lower() for r in rules], "max_games": args.max_games, "val_share": args.val_share,
-                "seed": args.seed, "net": dataclasses.asdict(net_cfg), "init": args.init}
+                "seed": args.seed, "net": dataclasses.asdict(net_cfg), "init": args.init,
+                "exclude_movers": list(exclude)}
     ckpt, history = out / "checkpoint.pt", []
     if ckpt.exists():
         state = torch.load(ckpt, map_location=device, weights_only=False)
@@ -481,7 +501,7 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
         "training_positions": train_positions, "validation_games": val_games, "validation_positions": val_positions,
         "val_share": args.val_share, "epochs": history[-1]["epoch"], "batch": args.batch, "lr": args.lr,
         "schedule": args.schedule, "weight_decay": args.weight_decay, "value_weight": args.value_weight,
-        "seed": args.seed, "net": dataclasses.asdict(cfg), "init": args.init,
+        "seed": args.seed, "net": dataclasses.asdict(cfg), "init": args.init, "exclude_movers": args.exclude_movers,
         "val_top1": final.get("top1"), "val_top5": final.get("top5"), "val_value_sign": final.get("value_sign"),
         "history": history,
     })
