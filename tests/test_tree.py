@@ -45,7 +45,7 @@ def test_the_c_loop_matches_the_reference_loop(batch, variant):
     extra = {"no-filter": {"move_filter": False}, "no-utss": {"utss": False},
              "no-transpositions": {"transpositions": False},
              "net-value-transpositions": {"transposition_q": False}}.get(variant, {})
-    cfg = MCTSConfig(batch=batch, verify_ms=0, root_vct_ms=0, null_vct_ms=0, prover_tt_bits=16, **extra)
+    cfg = MCTSConfig(batch=batch, verify_ms=0, root_vct_ms=0, prover_tt_bits=16, **extra)
     playouts = 120 if variant == "no-filter" else 300
     compared = 0
     for b in positions()[: 4 if variant == "no-filter" else 12]:
@@ -71,8 +71,7 @@ def test_a_proof_found_under_one_order_of_moves_settles_its_transpositions():
     from the tree: the reference loop settles some leaves by their twins' proofs, and the C loop
     makes the same search."""
     rng = np.random.default_rng(23)
-    cfg = MCTSConfig(batch=8, verify_ms=0, root_vct_ms=0, null_vct_ms=0, prover_tt_bits=16, utss_plies=2,
-                     utss_plies_own=2)
+    cfg = MCTSConfig(batch=8, verify_ms=0, root_vct_ms=0, prover_tt_bits=16, utss_plies=2, utss_plies_own=2)
     shared = 0
     for k in range(6):
         b = random_position(rng, (Rule.RENJU, Rule.FREESTYLE)[k % 2], int(rng.integers(8, 20)))

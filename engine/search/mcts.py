@@ -86,14 +86,6 @@ class MCTSConfig:
     dirichlet_alpha: float = 0.0  # > 0: root noise, for self-play
     dirichlet_eps: float = 0.25
     root_vct_ms: float = 100.0  # our own VCT at a fresh root (at most a tenth of the move's time)
-    # The opponent's VCT as if we passed (a null move), up to this long at a fresh root: where it
-    # wins, every root move may lose to a threat sequence, so the likeliest scan_moves (by prior)
-    # get a short VCT each, scan_each_ms, within scan_share of the move's time, and the refuted
-    # ones are settled before the playouts spend visits on them (0: no scan).
-    null_vct_ms: float = 50.0
-    scan_moves: int = 24
-    scan_each_ms: float = 20.0
-    scan_share: float = 0.3
     # A leaf whose stones another expanded node holds (reached in another order) takes its moves
     # and priors instead of a new evaluation, and shares its proofs; statistics stay per node.
     transpositions: bool = True
@@ -356,9 +348,6 @@ class MCTS:
             proof = self.prover.solve(b, "vct", max_depth=plies, budget_ms=max(budget, 1.0)) if plies > 0 else None
             if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
-        if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.null_vct_ms > 0 \
-                and len(root.moves) > 1:
-            self._scan(b, root, min(optimum, deadline - t0))
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
             priors = root.priors
             noise = self.rng.dirichlet([self.cfg.dirichlet_alpha] * len(priors))
@@ -462,43 +451,6 @@ class MCTS:
         n = np.where(root.cp == 0, visits, -1.0)
         i = int(np.argmax(n))
         return i if n[i] >= 0 else -1
-
-    def _scan(self, b: Board, root: Node, move_seconds: float) -> None:
-        """Where the opponent would win by a VCT if it had the move, a short VCT after each of the
-        likeliest root moves; those after which it still wins are settled as lost (see
-        MCTSConfig.null_vct_ms)."""
-        k = self.cfg
-        if self._vct_plies(b) <= 1:
-            return
-        start = time.monotonic()
-        null = b.copy()
-        null.to_move = b.to_move.opponent
-        threat = self.prover.solve(null, "vct", max_depth=self._vct_plies(null),
-                                   budget_ms=min(k.null_vct_ms, 100 * move_seconds))
-        if threat.result != "win":
-            return
-        end = start + k.scan_share * move_seconds
-        cp = root.cp
-        for i in np.argsort(-root.priors)[: k.scan_moves].tolist():
-            left = end - time.monotonic()
-            if left <= 0.001:
-                break
-            if cp[i] != 0:
-                continue
-            lib.rj_play(b._b, *root.moves[i])
-            try:
-                if b.game_over:
-                    continue
-                proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b),
-                                          budget_ms=min(k.scan_each_ms, left * 1000))
-            finally:
-                lib.rj_undo(b._b)
-            if proof.result == "win":
-                win = proof.line[0] if proof.line else (-1, -1)
-                lib.rj_tree_prove_child(self._tree, root.id, i, 1, *win)
-                cp = root.cp
-                if root.proven:
-                    break
 
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
         """A deep look after root move i, the opponent to move (VCT, then df-pn, then UTSS, by the
