@@ -28,7 +28,6 @@ from engine.net.evaluator import Evaluator
 from engine.prover import Prover
 
 REPORT_EVERY_S = 0.2  # realtime analysis lines at most this often
-VCT_LONGEST = lib.RJ_MAX_LINE_PLIES - 80  # the prover's longest VCT line (rj_prove)
 
 
 @dataclass
@@ -255,7 +254,7 @@ class MCTS:
         that count, serve every proof of the game."""
         cap = self.draw_stones(board)
         end = cap - lib.RJ_CAP_MARGIN if cap > 0 else board.size * board.size
-        return max(0, min(end - board.stone_count, VCT_LONGEST))
+        return max(0, min(end - board.stone_count, lib.RJ_MAX_VCT_PLIES))
 
     def _config(self, board: Board) -> None:
         """Copies the config into the C struct (read at every search: tests and players may

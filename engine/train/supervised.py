@@ -73,8 +73,8 @@ class Records:
     key: np.ndarray  # [G] uint32: a hash of each game's rule and moves, which decides its side
     rule: np.ndarray  # [G] int8: each game's Rule
     info: dict  # counts and sources, for the sidecar
-    mover: np.ndarray | None = None  # [N] int16: the side to move's name, an index into `players`
-    players: list[str] = dataclasses.field(default_factory=list)  # the records' names, lower case
+    mover: np.ndarray  # [N] int16: the side to move's name, an index into `players`
+    players: list[str]  # the records' names, lower case
 
     def held_out(self, share: float) -> np.ndarray:
         """[G] bool: the validation games."""
@@ -218,7 +218,8 @@ def split(data: Records, share: float, rules: list[Rule],
     rule = data.rule[data.game]
     used = np.isin(rule, [int(r) for r in rules])
     train = used & ~val_game
-    skip = [i for i, name in enumerate(data.players) if name in {e.strip().lower() for e in exclude}]
+    names = {e.strip().lower() for e in exclude}
+    skip = [i for i, name in enumerate(data.players) if name in names]
     if skip:
         train &= ~np.isin(data.mover, skip)
     return np.nonzero(train)[0], np.nonzero(val_game & (rule == int(rules[0])))[0]

@@ -185,7 +185,10 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
  * RJ_PROVE_UTSS_EXACT searches on to tell draws (no threat wins for either side) from unknowns. */
 /* RJ_PROVE_DFPN proves the side to move's threat-space win by proof-number search (max_depth caps
  * a line's plies); it answers WIN or UNKNOWN. RJ_PROVE_VCT proves a victory by continuous fours
- * and threes by proof-number search (vct.c; max_depth caps a line's plies); WIN or UNKNOWN. */
+ * and threes by proof-number search (vct.c; max_depth caps a line's plies, at most
+ * RJ_MAX_VCT_PLIES: a line's VCF checks and its read-back need the rest of the PV table); WIN or
+ * UNKNOWN. */
+#define RJ_MAX_VCT_PLIES (RJ_MAX_LINE_PLIES - 80)
 enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2, RJ_PROVE_DFPN = 3, RJ_PROVE_VCT = 4 };
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };

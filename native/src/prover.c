@@ -506,17 +506,24 @@ static void dfpn_lookup(struct search *s, uint64_t key, uint32_t *pn, uint32_t *
 /* The numbers of a child not searched yet. A four leaves one block and a double threat is
  * nearly won, while a slower move leaves its two or three defences plus every four the defender
  * can make (each a reply to answer): a child is cheaper to prove the fewer answers it leaves. */
-static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t *pn, uint32_t *dn)
+static void dfpn_guess(const rj_board *b, int or_node, int pos, uint32_t slow_pn, uint32_t *pn, uint32_t *dn)
 {
     *pn = 1;
     *dn = 1;
     if (!or_node)
         return;
     const int c = b->to_move;
-    if (!rj_in_set(b, c, RJ_SET_FOUR, pos) && !rj_in_set(b, c, RJ_SET_LIVE4, pos) && !two_threats(b, c, pos)) {
-        int fours = rj_set_size(b, 3 - c, RJ_SET_FOUR) + rj_set_size(b, 3 - c, RJ_SET_LIVE4);
-        *pn = 2 + (uint32_t)(fours < 8 ? fours : 8);
-    }
+    if (!rj_in_set(b, c, RJ_SET_FOUR, pos) && !rj_in_set(b, c, RJ_SET_LIVE4, pos) && !two_threats(b, c, pos))
+        *pn = slow_pn;
+}
+
+/* dfpn_guess's number for a slow move at an OR node: 2 plus the defender's four points (at most 8),
+ * the same for every child, so counted once a step. */
+static uint32_t slow_move_pn(const rj_board *b)
+{
+    const int o = 3 - b->to_move;
+    const int fours = rj_set_count(b, o, RJ_SET_FOUR, 8) + rj_set_count(b, o, RJ_SET_LIVE4, 8);
+    return 2 + (uint32_t)(fours < 8 ? fours : 8);
 }
 
 void rj_pn_store(struct search *s, uint64_t key, uint32_t pn, uint32_t dn)
@@ -578,10 +585,11 @@ int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t t
     uint32_t best_v = RJ_PN_INF + 1, second = RJ_PN_INF, best_pn = 0, best_dn = 0;
     uint64_t sum = 0;
     int best = -1;
+    const uint32_t slow_pn = or_node ? slow_move_pn(b) : 0;
     for (int i = 0; i < moves->n; i++) {
         uint32_t cpn, cdn;
         if (!rj_pn_find(s, rj_pn_child_key(b, moves->pos[i], s->salt), &cpn, &cdn))
-            dfpn_guess(b, or_node, moves->pos[i], &cpn, &cdn);
+            dfpn_guess(b, or_node, moves->pos[i], slow_pn, &cpn, &cdn);
         uint32_t v = or_node ? cpn : cdn;
         sum += or_node ? cdn : cpn;
         if (v < best_v) {
@@ -842,7 +850,7 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
     if (kind == RJ_PROVE_VCT) {
         next_gen(p, s);
-        int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_LINE_PLIES - 80 ? RJ_MAX_LINE_PLIES - 80 : max_depth;
+        int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
         s->stone_limit = b->nstones + plies;
         int won = rj_vct_prove(s);
         out->value = won ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;

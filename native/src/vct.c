@@ -252,7 +252,7 @@ static void read_line(struct search *s, int attacker)
     rj_board *b = s->b;
     int16_t line[RJ_MAX_LINE_PLIES];
     int n = 0;
-    while (n < RJ_MAX_LINE_PLIES - 80) {
+    while (n < RJ_MAX_VCT_PLIES) {
         rj_list moves;
         int settled = vct_moves(s, attacker, n, &moves);
         if (s->aborted)
@@ -423,8 +423,8 @@ int rj_vct_verify(rj_prover *p, rj_board *b, int max_depth, int64_t max_nodes, d
                        .deadline_ns = max_ms > 0 ? t0 + max_ms * 1e6 : 0, .out = out};
     if (max_depth < 1)
         max_depth = 1;
-    if (max_depth > RJ_MAX_LINE_PLIES - 80)
-        max_depth = RJ_MAX_LINE_PLIES - 80;
+    if (max_depth > RJ_MAX_VCT_PLIES)
+        max_depth = RJ_MAX_VCT_PLIES;
     v.stone_limit = b->nstones + max_depth;
     v.gen = ++p->gen;
     if (v.gen == 0) {
