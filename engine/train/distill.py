@@ -44,9 +44,8 @@ from engine.board import FEATURE_VERSION
 from engine.board.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
-from engine.train.config import NetConfig
 from engine.train.matchdata import distinct_games, game_positions, load_results
-from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, load_weights, write_sidecar
 
 log = logging.getLogger("pbrain.train")
 
@@ -226,9 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         blend_targets(policy, value, where, searched["policy"], searched["value"], *weights)
         log.info("%d positions with search targets", len(where))
     target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
-    init = torch.load(args.init, weights_only=False)
-    net = PolicyValueNet(NetConfig(**init["net_cfg"]))
-    net.load_state_dict(init["net"])
+    net = load_weights(args.init)
     net_cfg = net.cfg
     held = np.array([is_held_out(int(g)) for g in pos.group])
     repeat = None

@@ -53,6 +53,15 @@ class PolicyValueNet(nn.Module):
         return policy, self.value_fc(pooled).squeeze(1)
 
 
+def load_weights(path: str | Path) -> PolicyValueNet:
+    """A net from torch weights as engine.train writes them (model.pt, unfold's .pt): its shape and
+    state dict."""
+    state = torch.load(path, map_location="cpu", weights_only=False)
+    net = PolicyValueNet(NetConfig(**state["net_cfg"]))
+    net.load_state_dict(state["net"])
+    return net
+
+
 def export_onnx(net: PolicyValueNet, path: Path, size: int = 15, metadata: dict | None = None) -> None:
     """Write the net as ONNX (batch and board size dynamic) with the feature version and `metadata`
     in its metadata, then check onnxruntime's outputs against torch's on random positions."""

@@ -52,7 +52,7 @@ from engine.records import load
 from engine.records.game import Game, RecordError
 from engine.train.augment import augment_batch
 from engine.train.config import NetConfig
-from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, load_weights, write_sidecar
 from engine.train.unfold import unfold
 
 log = logging.getLogger("pbrain.train")
@@ -314,10 +314,7 @@ def initial_net(path: Path, data: Records, idx: np.ndarray, positions: int = 819
         rng = np.random.default_rng(0)
         pick = rng.choice(idx, size=min(positions, len(idx)), replace=False)
         return unfold(path, data.planes[np.sort(pick)].astype(np.float32))
-    state = torch.load(path, map_location="cpu", weights_only=False)
-    net = PolicyValueNet(NetConfig(**state["net_cfg"]))
-    net.load_state_dict(state["net"])
-    return net
+    return load_weights(path)
 
 
 def train_epoch(net: PolicyValueNet, opt: torch.optim.Optimizer, data: Records, idx: np.ndarray, epoch: int,
