@@ -4,6 +4,7 @@ move's view, the split keeps games whole, and a tiny run exports a net that the 
 plays, and resumes from its checkpoint."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import shutil
@@ -245,3 +246,61 @@ def test_excluded_movers_leave_the_other_sides_positions_only():
     assert train.tolist() == np.nonzero(white_to_move)[0].tolist()
     _, val = supervised.split(data, 1.0, [Rule.RENJU], ("YIXIN18.zip", "EMBRYO20.R.zip"))
     assert len(val) == len(data.move)
+
+
+def test_teacher_targets_blend_into_the_records_and_turn_with_the_stones():
+    """With a teacher, the policy target is (1 - share) at the move played plus share x the
+    teacher's distribution, both turned with the stones; the value target blends the teacher's value
+    with the result, and is the teacher's alone in a game that gives no result."""
+    game, data = _one(RECORDS / "gomocup2020-renju-five.psq")
+    rng = np.random.default_rng(5)
+    p = rng.random((len(data.move), N * N)).astype(np.float32)
+    teacher = supervised.Teacher((p / p.sum(1, keepdims=True)).astype(np.float16),
+                                 rng.uniform(-1, 1, len(data.move)).astype(np.float32), 0.25, 0.5)
+    j = 7
+    x, y = game.moves[game.opening + j]
+    ks = np.arange(8)
+    _, target, z, has_value = supervised.tensors(data, np.full(8, j), "cpu", ks, teacher)
+    assert target.shape == (8, N * N) and torch.allclose(target.sum(1), torch.ones(8), atol=1e-3)
+    want = 0.25 * teacher.policy_out[j].astype(np.float32)
+    want[y * N + x] += 0.75
+    for k in ks:
+        turned = np.zeros(N * N, np.float32)
+        for q in range(N * N):
+            tx, ty = _turn(q % N, q // N, k)
+            turned[ty * N + tx] = want[q]
+        assert np.allclose(target[k].numpy(), turned, atol=1e-6), k
+    assert data.has_value[j] and has_value.all()
+    assert np.allclose(z.numpy(), 0.5 * teacher.value_out[j] + 0.5 * data.z[j])
+    data.has_value[:] = False  # a game that stopped: the teacher's value is the only target
+    _, target, z, has_value = supervised.tensors(data, np.arange(4), "cpu", None,
+                                                 dataclasses.replace(teacher, policy=0.0))
+    assert target.dtype == torch.int64 and target.tolist() == data.move[:4].tolist()
+    assert has_value.all() and np.allclose(z.numpy(), teacher.value_out[:4])
+
+
+def test_a_run_with_a_teacher_caches_its_outputs_and_learns_its_values(one_epoch, tmp_path):
+    """--teacher NET --teacher-value 1: the net's outputs are computed once (a rerun reuses them),
+    and a net trained on them agrees with the teacher's values better than a net trained on the
+    results alone."""
+    games, first = one_epoch
+    run, plain = tmp_path / "teach", tmp_path / "plain"
+    more = ("--lr", "1e-2", "--seed", "4")
+    assert supervised.main(_args(games, plain, 3, *more)) == 0
+    assert supervised.main(_args(games, run, 3, *more, "--teacher", str(first / "model.onnx"))) == 0
+    cached = run / "teacher.npz"
+    stamp = cached.stat().st_mtime_ns
+    assert supervised.main(_args(games, run, 4, *more, "--teacher", str(first / "model.onnx"))) == 0
+    assert cached.stat().st_mtime_ns == stamp
+    side = json.loads((run / "model.json").read_text())
+    assert side["teacher"].endswith("model.onnx") and side["teacher_value"] == 1.0 and side["teacher_policy"] == 0.0
+    data = supervised.load_records(run / "positions.npz", json.loads(str(np.load(run / "positions.npz")["meta"]))["key"])
+    with np.load(cached) as c:
+        tv = c["value"]
+    from engine.net.onnx_eval import ONNXEvaluator
+
+    def gap(model: Path) -> float:
+        _, v = ONNXEvaluator(model, gpu=False).evaluate_planes(data.planes.astype(np.float32))
+        return float(np.abs(np.asarray(v).reshape(-1) - tv).mean())
+
+    assert gap(run / "model.onnx") < gap(plain / "model.onnx")

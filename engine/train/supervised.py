@@ -234,7 +234,7 @@ def lr_at(args: argparse.Namespace, progress: float) -> float:
 
 def losses(net: PolicyValueNet, x: torch.Tensor, target: torch.Tensor, z: torch.Tensor, has_value: torch.Tensor,
            reduction: str = "mean") -> tuple[torch.Tensor, ...]:
-    """Policy cross-entropy against the move played, value squared error over the value targets
+    """Policy cross-entropy against the move played (or a target distribution), value squared error over the value targets
     (summed when reduction is "sum"), and the net's logits and values."""
     logits, v = net(x)
     policy = F.cross_entropy(logits, target, reduction=reduction)
@@ -243,17 +243,62 @@ def losses(net: PolicyValueNet, x: torch.Tensor, target: torch.Tensor, z: torch.
     return policy, value if reduction == "sum" else value / w.sum().clamp(min=1), logits, v
 
 
-def tensors(data: Records, idx: np.ndarray, device: str, ks: np.ndarray | None = None):
+@dataclasses.dataclass
+class Teacher:
+    """A net's outputs at every position of the records (the mean over the 8 symmetries), and how
+    much of each target they replace: the policy target becomes (1 - policy) x the move played +
+    policy x the teacher's softmax, and the value target value x the teacher's value + (1 - value)
+    x the result (the teacher's value alone where a game gives no result)."""
+    policy_out: np.ndarray  # [N, n*n] float16
+    value_out: np.ndarray  # [N] float32
+    policy: float
+    value: float
+
+
+def teacher_for(out: Path, model: str, data: Records, policy: float, value: float) -> Teacher:
+    """The teacher's outputs, from the run folder's cache when they were made by the same file on
+    the same positions."""
+    from engine.train.distill import ensemble_targets
+
+    f = Path(model)
+    key = json.dumps({"model": str(f.resolve()), "bytes": f.stat().st_size, "positions": len(data.move),
+                      "games": int(len(data.key)), "keys": int(data.key.astype(np.uint64).sum())})
+    path = out / "teacher.npz"
+    if path.exists():
+        with np.load(path) as c:
+            if str(c["key"]) == key:
+                return Teacher(c["policy"], c["value"], policy, value)
+    t0 = time.time()
+    p, v = ensemble_targets(model, data.planes.astype(np.float32))
+    np.savez(path, policy=p.astype(np.float16), value=v, key=key)
+    log.info("the teacher's symmetry means at %d positions in %.0f s", len(v), time.time() - t0)
+    return Teacher(p.astype(np.float16), v, policy, value)
+
+
+def tensors(data: Records, idx: np.ndarray, device: str, ks: np.ndarray | None = None,
+            teacher: Teacher | None = None):
+    """Planes, the policy target (the point played, or with a teacher a distribution [B, n*n]),
+    the value target and where it counts, for the positions idx in the symmetries ks (none:
+    as recorded)."""
     x = data.planes[idx].astype(np.float32)
     target = data.move[idx].astype(np.int64)
-    if ks is not None:  # one symmetry per sample, the target point turned with the stones
+    z, has_value = data.z[idx], data.has_value[idx]
+    soft = teacher is not None and teacher.policy > 0
+    if ks is not None or soft:
         n = x.shape[-1]
-        onehot = np.zeros((len(idx), n * n), np.float32)
-        onehot[np.arange(len(idx)), target] = 1.0
-        x, onehot = augment_batch(x, onehot, ks)
-        target = onehot.argmax(1)
-    return (torch.from_numpy(x).to(device), torch.from_numpy(target).to(device),
-            torch.from_numpy(data.z[idx]).to(device), torch.from_numpy(data.has_value[idx]).to(device))
+        dist = np.zeros((len(idx), n * n), np.float32)
+        dist[np.arange(len(idx)), target] = 1.0
+        if soft:
+            dist = (1 - teacher.policy) * dist + teacher.policy * teacher.policy_out[idx].astype(np.float32)
+        if ks is not None:  # one symmetry per sample, the target turned with the stones
+            x, dist = augment_batch(x, dist, ks)
+        target = dist if soft else dist.argmax(1)
+    if teacher is not None and teacher.value > 0:
+        tv = teacher.value_out[idx]
+        z = np.where(has_value, teacher.value * tv + (1 - teacher.value) * z, tv).astype(np.float32)
+        has_value = np.ones(len(idx), bool)
+    return (torch.from_numpy(x).to(device), torch.from_numpy(np.asarray(target)).to(device),
+            torch.from_numpy(z).to(device), torch.from_numpy(has_value).to(device))
 
 
 def _tally(sums: Counter, x: torch.Tensor, logits: torch.Tensor, v: torch.Tensor, target: torch.Tensor,
@@ -318,7 +363,7 @@ def initial_net(path: Path, data: Records, idx: np.ndarray, positions: int = 819
 
 
 def train_epoch(net: PolicyValueNet, opt: torch.optim.Optimizer, data: Records, idx: np.ndarray, epoch: int,
-                args: argparse.Namespace, device: str) -> dict:
+                args: argparse.Namespace, device: str, teacher: Teacher | None = None) -> dict:
     """One pass over `idx` in an order and symmetries drawn from (seed, epoch), so a resumed run
     repeats exactly what an uninterrupted one does."""
     rng = np.random.default_rng([args.seed, epoch])
@@ -332,7 +377,7 @@ def train_epoch(net: PolicyValueNet, opt: torch.optim.Optimizer, data: Records, 
         for g in opt.param_groups:
             g["lr"] = lr
         b = order[s * args.batch:(s + 1) * args.batch]
-        policy, value, _, _ = losses(net, *tensors(data, b, device, rng.integers(0, 8, len(b))))
+        policy, value, _, _ = losses(net, *tensors(data, b, device, rng.integers(0, 8, len(b)), teacher))
         opt.zero_grad()
         (policy + args.value_weight * value).backward()
         opt.step()
@@ -407,6 +452,14 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--exclude-movers", default="", metavar="NAME,...",
                     help="do not train on the positions where these players (the records' names) are to move: "
                          "learn one side of a match, say a strong engine's moves against ours")
+    ap.add_argument("--teacher", default=None, metavar="MODEL.onnx",
+                    help="a net whose outputs (the mean over the 8 symmetries) blend into the targets, by "
+                         "--teacher-policy and --teacher-value")
+    ap.add_argument("--teacher-policy", type=float, default=0.0,
+                    help="the teacher's share of the policy target (the rest: the move played)")
+    ap.add_argument("--teacher-value", type=float, default=1.0,
+                    help="the teacher's share of the value target (the rest: the game's result); 1 keeps the "
+                         "teacher's judgement of positions while the policy learns the records' moves")
     ap.add_argument("--max-games", type=int, default=0, help="read only the first N games (0: all)")
     ap.add_argument("--evaluate", nargs="+", default=[], metavar="MODEL.onnx",
                     help="instead of training: these nets' top-1, top-5 and value-sign on the validation split, "
@@ -443,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({"model": model, **evaluate_onnx(model, data, val_idx)}), flush=True)
         return 0
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
+    teacher = (teacher_for(out, args.teacher, data, args.teacher_policy, args.teacher_value)
+               if args.teacher else None)
     torch.manual_seed(args.seed)
     if args.init:
         net = initial_net(Path(args.init), data, train_idx).to(device)
@@ -455,7 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     identity = {"sources": [[r.name.lower(), str(Path(p).resolve())] for r, p in sources],
                 "rules": [r.name.lower() for r in rules], "max_games": args.max_games, "val_share": args.val_share,
                 "seed": args.seed, "net": dataclasses.asdict(net_cfg), "init": args.init,
-                "exclude_movers": list(exclude)}
+                "exclude_movers": list(exclude),
+                "teacher": [args.teacher, args.teacher_policy, args.teacher_value] if args.teacher else None}
     ckpt, history = out / "checkpoint.pt", []
     if ckpt.exists():
         state = torch.load(ckpt, map_location=device, weights_only=False)
@@ -469,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         history = [{"epoch": 0, "val": evaluate(net, data, val_idx, device), "finished": _now()}]
     for epoch in range(history[-1]["epoch"] + 1, args.epochs + 1):
         t0 = time.time()
-        train = train_epoch(net, opt, data, train_idx, epoch, args, device)
+        train = train_epoch(net, opt, data, train_idx, epoch, args, device, teacher)
         history.append({"epoch": epoch, "train": train, "val": evaluate(net, data, val_idx, device),
                         "seconds": round(time.time() - t0, 1), "finished": _now()})
         _save(ckpt, {"net": net.state_dict(), "opt": opt.state_dict(), "identity": identity, "history": history})
@@ -500,6 +556,8 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
         "val_share": args.val_share, "epochs": history[-1]["epoch"], "batch": args.batch, "lr": args.lr,
         "schedule": args.schedule, "weight_decay": args.weight_decay, "value_weight": args.value_weight,
         "seed": args.seed, "net": dataclasses.asdict(cfg), "init": args.init, "exclude_movers": args.exclude_movers,
+        "teacher": args.teacher, "teacher_policy": args.teacher_policy if args.teacher else None,
+        "teacher_value": args.teacher_value if args.teacher else None,
         "val_top1": final.get("top1"), "val_top5": final.get("top5"), "val_value_sign": final.get("value_sign"),
         "history": history,
     })
