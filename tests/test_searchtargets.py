@@ -36,6 +36,17 @@ def test_positions_are_taken_once_by_stone_count_and_opening_kind():
     assert {g for g, _, _ in standard} == {1} and [len(m) for _, m, _ in standard] == [5, 6, 7]
 
 
+def test_a_game_lost_on_a_foul_gives_its_positions_up_to_the_foul():
+    # black's 3x3 at (7, 9): open threes on column 7 (7,7 7,8) and row 9 (5,9 6,9); a referee ends the game there
+    opening = [(7, 7), (0, 0), (7, 8)]
+    moves = [(14, 0), (5, 9), (0, 14), (6, 9), (14, 14), (7, 9)]
+    board = Board.from_moves(opening + moves[:-1])
+    assert not board.is_legal(7, 9)  # the last move is black's foul
+    picked = positions_of([_game(opening, moves, "white")], (3, 20))
+    assert [len(m) for _, m, _ in picked] == [3, 4, 5, 6, 7, 8]  # the position of the foul included, none after
+    assert picked[-1][2] == -1.0  # black, to move there, lost
+
+
 def test_a_proved_win_is_a_one_hot_policy_and_a_value_of_one():
     # black to move with four in a row on row 7 (open at both ends): a five at once
     board = Board.from_moves([(3, 7), (3, 3), (4, 7), (4, 3), (5, 7), (5, 4), (6, 7), (5, 5)], rule=Rule.RENJU)

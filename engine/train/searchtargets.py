@@ -58,6 +58,8 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
                     seen.add(key)
                     z = 0.0 if winner is None else 1.0 if board.to_move == winner else -1.0
                     out.append((g, key, z))
+            if not board.is_legal(*move):  # black's foul, where the referee ended the game
+                break
             board.play(*move)
     return out
 
