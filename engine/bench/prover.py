@@ -180,7 +180,8 @@ def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str,
     """The VCT prover on real-game threat-sequence wins: the share proved within 10 / 100 /
     1000 ms (each with 1 s, a fresh table of 2^20 entries, one core), the median time (a miss
     counts as over 1 s), nodes/s, how many it disproves (its threat space searched out: such wins
-    need quiet moves), df-pn beside it, and every proof checked by the verifier."""
+    need quiet moves, so the share proved of the others is the share of the pure threat-sequence
+    wins), df-pn beside it, and every proof checked by the verifier."""
     rows = []
     for name, recs in vct_groups(load(path)):
         if not recs:
@@ -208,6 +209,9 @@ def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str,
         rows.append((f"VCT, {name}: median, nodes/s, disproved (quiet moves needed)",
                      f"{median:.2f} ms, {nodes / max(spent, 1e-9) / 1e3:.2f} M, {disproved}",
                      "median <= 50 ms" if name.startswith("Gomocup") else ""))
+        pure, won = n - disproved, sum(t <= 1000 for t in times)
+        rows.append((f"VCT, {name}: proved within 1000 ms of the {pure} pure threat-sequence wins (not disproved)",
+                     f"{won} ({won / max(pure, 1):.1%})", ">= 95%" if name.startswith("Gomocup") else ""))
         rows.append((f"VCT, {name}: proofs verified / refuted / incomplete; df-pn proved at 1000 ms",
                      f"{verdicts.get('verified', 0)} / {verdicts.get('refuted', 0)} / "
                      f"{verdicts.get('incomplete', 0)}; {dfpn_won}", "refuted 0"))
