@@ -294,7 +294,8 @@ def test_a_run_with_a_teacher_caches_its_outputs_and_learns_its_values(one_epoch
     assert cached.stat().st_mtime_ns == stamp
     side = json.loads((run / "model.json").read_text())
     assert side["teacher"].endswith("model.onnx") and side["teacher_value"] == 1.0 and side["teacher_policy"] == 0.0
-    data = supervised.load_records(run / "positions.npz", json.loads(str(np.load(run / "positions.npz")["meta"]))["key"])
+    key = json.loads(str(np.load(run / "positions.npz")["meta"]))["key"]
+    data = supervised.load_records(run / "positions.npz", key)
     with np.load(cached) as c:
         tv = c["value"]
     from engine.net.onnx_eval import ONNXEvaluator

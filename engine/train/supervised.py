@@ -234,8 +234,8 @@ def lr_at(args: argparse.Namespace, progress: float) -> float:
 
 def losses(net: PolicyValueNet, x: torch.Tensor, target: torch.Tensor, z: torch.Tensor, has_value: torch.Tensor,
            reduction: str = "mean") -> tuple[torch.Tensor, ...]:
-    """Policy cross-entropy against the move played (or a target distribution), value squared error over the value targets
-    (summed when reduction is "sum"), and the net's logits and values."""
+    """Policy cross-entropy against the move played (or a target distribution), value squared
+    error over the value targets (summed when reduction is "sum"), and the net's logits and values."""
     logits, v = net(x)
     policy = F.cross_entropy(logits, target, reduction=reduction)
     w = has_value.float()
