@@ -269,10 +269,11 @@ def teacher_for(out: Path, model: str, data: Records, policy: float, value: floa
             if str(c["key"]) == key:
                 return Teacher(c["policy"], c["value"], policy, value)
     t0 = time.time()
-    p, v = ensemble_targets(model, data.planes.astype(np.float32))
-    np.savez(path, policy=p.astype(np.float16), value=v, key=key)
+    p, v = ensemble_targets(model, data.planes)  # uint8 planes: each symmetry is made float in turn
+    p = p.astype(np.float16)
+    np.savez(path, policy=p, value=v, key=key)
     log.info("the teacher's symmetry means at %d positions in %.0f s", len(v), time.time() - t0)
-    return Teacher(p.astype(np.float16), v, policy, value)
+    return Teacher(p, v, policy, value)
 
 
 def tensors(data: Records, idx: np.ndarray, device: str, ks: np.ndarray | None = None,
