@@ -55,7 +55,7 @@ bench: install
 	$(PY) -m engine.bench.core --write docs/benchmarks.md
 
 # The README's main job: a short match of pbrain-renju against the strongest baseline, refereed
-# like Gomocup (1.5 minutes from a fresh clone on a 2-core machine); the overrides play anything else.
+# like Gomocup (1.5-2.5 minutes from a fresh clone on a 2-core machine); the overrides play anything else.
 ENGINE   ?= pbrain-renju
 OPPONENT ?= alphabeta
 GAMES    ?= 16
