@@ -54,3 +54,17 @@ def test_games_that_recur_move_for_move_are_kept_once(tmp_path):
     (tmp_path / "one.json").write_text(json.dumps([a, b]))
     (tmp_path / "two.json").write_text(json.dumps([again]))
     assert distinct_games(load_results([str(tmp_path / "one.json"), str(tmp_path / "two.json")])) == [a, b]
+
+
+def test_a_game_lost_on_a_foul_gives_its_positions_up_to_the_foul():
+    # black's 3x3 at (7, 9): open threes on column 7 (7,7 7,8) and row 9 (5,9 6,9); the referee ends the game there
+    opening = [[7, 7], [0, 0], [7, 8]]
+    moves = [[14, 0, 1], [5, 9, 1], [0, 14, 1], [6, 9, 1], [14, 14, 1], [7, 9, 1]]
+    board = Board(15, "renju")
+    for x, y in opening + [m[:2] for m in moves[:-1]]:
+        board.play(x, y)
+    assert not board.is_legal(7, 9)  # the last move is black's foul
+    planes, z = game_positions(game(moves, winner="white", opening=opening))
+    assert len(z) == len(planes) == len(moves)  # the position of the foul included, nothing after it
+    np.testing.assert_array_equal(planes[-1], board.planes(np.zeros((FEATURE_PLANES, 15, 15), np.float32)))
+    assert z[-1] == -1.0  # black, to move there, lost

@@ -30,7 +30,8 @@ def distinct_games(results: list[dict]) -> list[dict]:
 
 def game_positions(game: dict, size: int = 15, rule: Rule | str = Rule.RENJU) -> tuple[np.ndarray, np.ndarray]:
     """The planes (uint8 [N, C, n, n]) of one game's positions after its opening, up to its last
-    move, and the game's result for the side to move at each (+1 won, -1 lost, 0 a draw)."""
+    move (the position of a foul that ended it included), and the game's result for the side to
+    move at each (+1 won, -1 lost, 0 a draw)."""
     winner = {"black": Color.BLACK, "white": Color.WHITE}.get(game.get("winner"))
     moves = game_moves(game)
     board = Board(size, rule)
@@ -44,6 +45,8 @@ def game_positions(game: dict, size: int = 15, rule: Rule | str = Rule.RENJU) ->
         board.planes(buf)
         planes.append(buf.astype(np.uint8))
         values.append(0.0 if winner is None else 1.0 if board.to_move == winner else -1.0)
+        if not board.is_legal(x, y):  # black's foul, where the referee ended the game
+            break
         board.play(x, y)
     if not planes:
         return np.zeros((0, FEATURE_PLANES, size, size), np.uint8), np.zeros(0, np.float32)
