@@ -28,7 +28,7 @@ import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
 from engine.records.results import game_moves
-from engine.train.matchdata import distinct_games, load_results
+from engine.train.matchdata import distinct_games, load_results, replay
 
 log = logging.getLogger("pbrain.train")
 
@@ -48,19 +48,13 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
             continue
         winner = {"black": Color.BLACK, "white": Color.WHITE}.get(game.get("winner"))
         moves = game_moves(game)
-        board = Board(15, Rule.RENJU)
-        for i, move in enumerate(moves):
-            if board.game_over:
-                break
+        for i, board in replay(game, 15, Rule.RENJU):
             if i >= len(game["opening"]) and stones[0] <= board.stone_count <= stones[1]:
                 key = tuple(moves[:i])
                 if key not in seen:
                     seen.add(key)
                     z = 0.0 if winner is None else 1.0 if board.to_move == winner else -1.0
                     out.append((g, key, z))
-            if not board.is_legal(*move):  # black's foul, where the referee ended the game
-                break
-            board.play(*move)
     return out
 
 
