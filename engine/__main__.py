@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search", default=None, metavar="KEY=VALUE,...",
                     help="search settings for tuning matches, e.g. verify_ms=400,c_puct=2 (see MCTSConfig)")
     ap.add_argument("--book", default=None,
-                    help="opening book for the search player, or 'none' (default: the shipped book)")
+                    help="opening book for the search player, or 'none' (default: models/book-renju.json.gz, if any)")
     ap.add_argument("--log-level", default="WARNING", help="stderr log level (default: %(default)s)")
     args = ap.parse_args(argv)
     out = protocol_stdout()

@@ -63,19 +63,18 @@ def test_frozen_engine_passes_the_zip_checks(tmp_path):
                 assert list(move) not in check["protocol_xy"]
 
 
-def test_frozen_engine_plays_from_its_bundled_book(tmp_path):
-    from engine.book import shipped_book
-    from engine.match.openings import renju26
+def test_frozen_engine_plays_from_a_book_it_is_given(tmp_path):
+    from engine import book as bk
 
-    if shipped_book() is None:
-        pytest.skip("no opening book in models/")
-    opening = renju26()[0]  # the book's roots are the standard openings: each is in it
+    opening = [(7, 7), (7, 8), (9, 7)]
+    key, k = bk.position_key(Board.from_moves(opening))
+    path = tmp_path / "b.json.gz"
+    bk.Book(Rule.RENJU, 15, {key: bk.Entry(bk.to_image((3, 3), k, 15), 0.0, 1)}).save(path)
     lines = [f"{x},{y},{1 if i % 2 == 1 else 2}" for i, (x, y) in enumerate(opening)]  # the engine is white
-    with EngineProcess([str(Path(EXE).resolve())], cwd=tmp_path) as engine:
+    with EngineProcess([str(Path(EXE).resolve()), "--book", str(path)], cwd=tmp_path) as engine:
         assert engine.ask("START 15") == "OK"
         engine.send("INFO rule 4", "INFO timeout_turn 5000", "BOARD", *lines, "DONE")
         replies = [engine.reply(skip_messages=False)]
         while replies[-1].startswith("MESSAGE"):
             replies.append(engine.reply(skip_messages=False))
-        assert f"MESSAGE book {replies[-1]}" in replies
-        assert Board.from_moves(opening).is_legal(*(int(v) for v in replies[-1].split(",")))
+        assert replies[-1] == "3,3" and "MESSAGE book 3,3" in replies  # no search plays 3,3 here

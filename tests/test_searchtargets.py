@@ -2,9 +2,11 @@
 search's policy and value targets are."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from engine.board import Board, Rule
+from engine.board import Board, Color, Rule
 from engine.search.player import MCTSPlayer
 from engine.train import searchtargets
 from engine.train.searchtargets import positions_of, root_targets, search_target
@@ -89,3 +91,38 @@ def test_build_searches_every_picked_position_with_its_game_and_result():
     for planes, (_, moves, _) in zip(data["planes"], picked):
         assert np.array_equal(planes, Board.from_moves(list(moves), rule=Rule.RENJU).planes().astype(np.uint8))
     assert np.allclose(data["policy"].sum(1), 1.0, atol=1e-5) and (np.abs(data["value"]) <= 1.0).all()
+
+
+def test_record_games_keep_the_training_split_as_match_games(tmp_path):
+    from engine.records import load
+    from engine.train.supervised import game_key
+
+    data = Path(__file__).parent / "data" / "records"
+    broken = tmp_path / "broken.psq"
+    broken.write_text("Piskvork\n15x15, 11, 1\n8,8,100\n8,8,100\n9,9,100\n")  # an occupied point mid-game
+    files = [data / "gomocup2020-renju-five.psq", data / "gomocup2020-renju-draw200.psq",
+             data / "gomocup2020-renju-occupied.psq", broken]  # the third lost on an occupied last move
+    judged = [g for g in load(files) if not isinstance(g, Exception)]
+    assert len(judged) == 3
+    games = searchtargets.record_games([str(f) for f in files], val_share=0.0)
+    assert len(games) == 3  # the broken record is skipped
+    for game, rec in zip(games, judged):
+        assert [tuple(m) for m in game["opening"] + game["moves"]] == rec.moves
+        assert len(game["opening"]) == rec.opening
+        assert game["winner"] == {Color.BLACK: "black", Color.WHITE: "white"}.get(rec.winner)
+    # a validation share above a game's hash leaves it out: it stays for supervised validation
+    top = max(game_key(g) for g in judged) / 2**32
+    assert searchtargets.record_games([str(f) for f in files], val_share=min(1.0, top + 1e-6)) == []
+    picked = positions_of(games, (6, 20))
+    assert picked and all(6 <= len(m) <= 20 for _, m, _ in picked)
+    last = max(len(m) for g, m, _ in picked if g == 2)
+    assert last < len(judged[2].moves)  # never the position after the illegal last move
+
+
+def test_a_sample_is_seeded_in_order_and_never_larger_than_the_picks():
+    picked = [(i, (i,), 0.0) for i in range(50)]
+    a, b = searchtargets.sample(picked, 10, 3), searchtargets.sample(picked, 10, 3)
+    assert a == b and len(a) == 10 and len(set(a)) == 10
+    assert [g for g, _, _ in a] == sorted(g for g, _, _ in a)
+    assert searchtargets.sample(picked, 10, 4) != a
+    assert searchtargets.sample(picked, 80, 3) == picked and searchtargets.sample(picked, 0, 3) == picked

@@ -38,7 +38,7 @@ def make_player(name: str, model: str | None = None, search: str | None = None, 
     are for the search player only."""
     if name not in PLAYERS:
         raise ValueError(f"unknown player {name!r}; choose from {', '.join(sorted(PLAYERS))}")
-    if name == "mcts":  # the engine itself: the shipped book unless told otherwise
+    if name == "mcts":  # the engine itself: the book in models/, if any, unless told otherwise
         chosen = "shipped" if model is None else None if model in ("none", "heuristic") else model
         return MCTSPlayer(model=chosen, config=search_config(search) if search else None,
                           book="shipped" if book is None else None if book == "none" else book)

@@ -12,6 +12,14 @@ v3's targets (made with v2's int8 twin, `git show 9923559:models/pbrain-renju-v2
     python -m engine.train.searchtargets --matches 'matches/*/results.json' --out runs/st3/standard.npz \
         --ms 300 --stones 4-20 --openings standard --model v2-int8.onnx
 
+`--records PATH` adds games of strong engines (Piskvork .psq, SGF, RenjuNet; files, folders or
+archives): only Renju games outside the supervised validation split (`engine.train.supervised`'s
+hash of each game's moves), and of their positions a seeded random `--sample`, so that the targets
+cover the positions strong players reach and not only those of one opponent's matches:
+
+    python -m engine.train.searchtargets --matches 'matches/pz*/results.json' \
+        --records renju-2019.tar.gz --records renju-2020.tar.gz --sample 2000 --out runs/st10/targets.npz
+
 A position is taken once (the distinct games' positions after the opening, by stone count).
 """
 from __future__ import annotations
@@ -56,6 +64,38 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
                     z = 0.0 if winner is None else 1.0 if board.to_move == winner else -1.0
                     out.append((g, key, z))
     return out
+
+
+def record_games(paths: list[str], val_share: float = 0.1) -> list[dict]:
+    """The Renju games of game records in the match runner's game form (the opening, the moves,
+    the winner), leaving out the games `engine.train.supervised` validates on and the records it
+    cannot read (reported)."""
+    from engine.records import Game, RecordError, load
+    from engine.train.supervised import game_key
+
+    out, skipped = [], 0
+    for game in load(paths, Rule.RENJU):
+        if isinstance(game, RecordError):
+            skipped += 1
+            continue
+        assert isinstance(game, Game)
+        if game.size != 15 or game.rule != Rule.RENJU or game_key(game) < round(val_share * 2**32):
+            continue
+        winner = {Color.BLACK: "black", Color.WHITE: "white"}.get(game.winner)
+        out.append({"black": game.names[0], "white": game.names[1], "winner": winner,
+                    "opening": [list(m) for m in game.moves[:game.opening]],
+                    "moves": [list(m) for m in game.moves[game.opening:]]})
+    if skipped:
+        log.warning("%d unreadable records skipped", skipped)
+    return out
+
+
+def sample(picked: list, count: int, seed: int) -> list:
+    """`count` of the picked positions at random (all of them if there are fewer), in their order."""
+    if count <= 0 or count >= len(picked):
+        return picked
+    keep = np.sort(np.random.default_rng(seed).choice(len(picked), count, replace=False))
+    return [picked[i] for i in keep]
 
 
 def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_proven: np.ndarray,
@@ -116,9 +156,16 @@ def _work(job: tuple[tuple[Move, ...], float]) -> tuple[np.ndarray, np.ndarray, 
 
 
 def build(games: list[dict], model: str | None, ms: float, stones: tuple[int, int], openings: str,
-          workers: int) -> dict[str, np.ndarray]:
-    """The targets of every position `positions_of` picks, searched on `workers` processes."""
-    picked = positions_of(games, stones, openings)
+          workers: int, records: list[dict] | None = None, count: int = 0,
+          seed: int = 0) -> dict[str, np.ndarray]:
+    """The targets of every position `positions_of` picks in the match games, and of `count` of
+    those it picks in the records' games (`sample`; 0: all), searched on `workers` processes."""
+    picked = positions_of(games, stones, openings) if games else []
+    if records:
+        seen = {moves for _, moves, _ in picked}
+        offset = 1 + max((g for g, _, _ in picked), default=-1)
+        more = [(g + offset, m, z) for g, m, z in positions_of(records, stones, openings) if m not in seen]
+        picked += sample(more, count, seed)
     if not picked:
         raise RuntimeError("no position picked")
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
@@ -145,6 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stones", default="6-20", help="stone counts, inclusive (default %(default)s)")
     ap.add_argument("--openings", choices=["all", "varied", "standard"], default="all",
                     help="the games: from varied (longer) openings, standard ones, or all (default)")
+    ap.add_argument("--records", action="append", default=[],
+                    help="game records of strong engines (files, folders, archives; repeatable)")
+    ap.add_argument("--sample", type=int, default=0, help="positions taken from the records (0: all)")
+    ap.add_argument("--seed", type=int, default=0, help="the records' sample")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
@@ -156,9 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     model = args.model or shipped_model(gpu=False)
     if model is None:
         ap.error("no model: pass --model")
-    if not matches:
-        ap.error("no positions: pass --matches")
-    data = build(load_results(matches), model, args.ms, (lo, hi), args.openings, args.workers or mp.cpu_count())
+    if not matches and not args.records:
+        ap.error("no positions: pass --matches or --records")
+    records = record_games(args.records) if args.records else None
+    data = build(load_results(matches) if matches else [], model, args.ms, (lo, hi), args.openings,
+                 args.workers or mp.cpu_count(), records, args.sample, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)
