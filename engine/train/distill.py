@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--z-weight", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--search-targets", action="append", default=[],
-                    help="an engine.train.searchtargets file (repeatable; made from the same --matches)")
+                    help="an engine.train.searchtargets file (repeatable); its positions join the --matches ones")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
     args = ap.parse_args(argv)
