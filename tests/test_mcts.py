@@ -173,7 +173,7 @@ def test_a_long_vcf_at_the_root_is_played_at_once():
         # that threatens a VCF: UTSS proves those)
         for reply in b.candidate_moves():
             b.play(*reply)
-            assert b.game_over or Prover().solve(b, "utss", max_depth=13, budget_ms=3000).result == "win"
+            assert b.game_over or Prover().solve(b, "utss", max_depth=13, budget_nodes=5_000_000).result == "win"
             b.undo()
 
 
