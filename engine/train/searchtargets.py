@@ -66,25 +66,21 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
     return out
 
 
-def record_games(paths: list[str], val_share: float = 0.1) -> list[dict]:
-    """The Renju games of game records in the match runner's game form (the opening, the moves,
-    the winner), leaving out the games `engine.train.supervised` validates on and the records it
-    cannot read (reported)."""
-    from engine.records import Game, RecordError, load
-    from engine.train.supervised import game_key
+def record_games(paths: list[str], val_share: float | None = None) -> list[dict]:
+    """The Renju games of game records in the match runner's game form (`records.results.from_game`),
+    leaving out the games `engine.train.supervised` validates on (its default share unless given)
+    and the records it cannot read (reported)."""
+    from engine.records import RecordError, load
+    from engine.records.results import from_game
+    from engine.train.supervised import VAL_SHARE, game_key, held_out
 
+    share = VAL_SHARE if val_share is None else val_share
     out, skipped = [], 0
     for game in load(paths, Rule.RENJU):
         if isinstance(game, RecordError):
             skipped += 1
-            continue
-        assert isinstance(game, Game)
-        if game.size != 15 or game.rule != Rule.RENJU or game_key(game) < round(val_share * 2**32):
-            continue
-        winner = {Color.BLACK: "black", Color.WHITE: "white"}.get(game.winner)
-        out.append({"black": game.names[0], "white": game.names[1], "winner": winner,
-                    "opening": [list(m) for m in game.moves[:game.opening]],
-                    "moves": [list(m) for m in game.moves[game.opening:]]})
+        elif game.size == 15 and game.rule == Rule.RENJU and not held_out(game_key(game), share):
+            out.append(from_game(game))
     if skipped:
         log.warning("%d unreadable records skipped", skipped)
     return out
@@ -160,7 +156,7 @@ def build(games: list[dict], model: str | None, ms: float, stones: tuple[int, in
           seed: int = 0) -> dict[str, np.ndarray]:
     """The targets of every position `positions_of` picks in the match games, and of `count` of
     those it picks in the records' games (`sample`; 0: all), searched on `workers` processes."""
-    picked = positions_of(games, stones, openings) if games else []
+    picked = positions_of(games, stones, openings)
     if records:
         seen = {moves for _, moves, _ in picked}
         offset = 1 + max((g for g, _, _ in picked), default=-1)
@@ -209,9 +205,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("no model: pass --model")
     if not matches and not args.records:
         ap.error("no positions: pass --matches or --records")
-    records = record_games(args.records) if args.records else None
-    data = build(load_results(matches) if matches else [], model, args.ms, (lo, hi), args.openings,
-                 args.workers or mp.cpu_count(), records, args.sample, args.seed)
+    data = build(load_results(matches), model, args.ms, (lo, hi), args.openings, args.workers or mp.cpu_count(),
+                 record_games(args.records), args.sample, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)

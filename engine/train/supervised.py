@@ -61,6 +61,7 @@ SIZE = 15
 LOST_ON_THE_LAST_MOVE = ("foul", "illegal")  # the last move lost on the spot: never a move to learn
 SHOWN_ERRORS = 5  # unreadable records whose messages are printed; the rest are only counted
 CACHE_VERSION = 2
+VAL_SHARE = 0.1  # one game in ten validates
 
 
 @dataclasses.dataclass
@@ -78,7 +79,12 @@ class Records:
 
     def held_out(self, share: float) -> np.ndarray:
         """[G] bool: the validation games."""
-        return self.key < np.uint64(round(share * 2**32))
+        return held_out(self.key, share)
+
+
+def held_out(key, share: float = VAL_SHARE):
+    """Whether a game with this key (`game_key`; an int or an array of them) is a validation game."""
+    return key < np.uint64(round(share * 2**32))
 
 
 def game_samples(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -443,7 +449,7 @@ def parser() -> argparse.ArgumentParser:
                     help="cosine to 0 over the epochs, or step: 10x lower at half and at three quarters")
     ap.add_argument("--weight-decay", type=float, default=1e-4, help="AdamW's weight decay")
     ap.add_argument("--value-weight", type=float, default=1.0, help="the value loss's weight beside the policy's")
-    ap.add_argument("--val-share", type=float, default=0.1, help="share of the games held out for validation")
+    ap.add_argument("--val-share", type=float, default=VAL_SHARE, help="share of the games held out for validation")
     ap.add_argument("--seed", type=int, default=1, help="the net's initial weights, batch order and symmetries")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
     ap.add_argument("--device", default="auto", help="auto (CUDA when there is one), cpu or cuda")
