@@ -602,3 +602,39 @@ def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
     assert ev.metadata["channels"] == "8" and "int8" in ev.metadata["quantized"]
     report = compare(src, out, positions[32:], batch=4)
     assert report["value_mae"] < 0.05 and report["top1_agreement"] >= 0.5
+
+
+def test_a_shipped_net_unfolds_on_match_games_where_no_run_is_at_hand(tmp_path):
+    """`unfold --matches` calibrates on the positions of match games: the weights equal the ONNX
+    net in eval mode, name no source run, and start a run (which then imports no older games)."""
+    from engine.train import unfold
+    from engine.train.model import load_weights
+    from engine.train.run import Run
+
+    torch.manual_seed(4)
+    net = PolicyValueNet(NetConfig(channels=8, blocks=1))
+    with torch.no_grad():
+        for m in net.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-1, 1), m.running_var.uniform_(0.5, 2), m.bias.uniform_(-0.5, 0.5)
+    export_onnx(net.eval(), tmp_path / "net.onnx", 15)
+    rng = random.Random(2)
+    games = []
+    for g in range(3):
+        moves = [[x, y] for x, y in random_game(rng, Rule.RENJU, 20 + g).moves]
+        games.append({"black": "a", "white": "b", "opening": moves[:3], "moves": moves[3:], "winner": None})
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "results.json").write_text(json.dumps(games))
+    pt = tmp_path / "net.pt"
+    assert unfold.main([str(tmp_path / "net.onnx"), "--matches", str(tmp_path / "*" / "results.json"),
+                        "--out", str(pt)]) == 0
+    back = load_weights(pt)
+    assert verify_onnx(back, tmp_path / "net.onnx", 15) < 1e-4
+    assert torch.load(pt, weights_only=False)["source_run"] is None
+    cfg = RunConfig(run=str(tmp_path / "next"), init=str(pt))
+    cfg.net = NetConfig(channels=8, blocks=1)
+    started = Run(cfg)
+    assert started.state["trained"] and not started.buffer.games
+    assert unfold.main([str(tmp_path / "net.onnx"), "--matches", str(tmp_path / "none*.json"),
+                        "--out", str(tmp_path / "no.pt")]) == 2
+    assert not (tmp_path / "no.pt").exists()

@@ -13,6 +13,7 @@ the net is then exactly the ONNX one, and in train mode (batch statistics) nearl
 from __future__ import annotations
 
 import argparse
+import glob
 import dataclasses
 import logging
 import sys
@@ -86,22 +87,43 @@ def unfold(path: Path, planes: np.ndarray) -> PolicyValueNet:
     return net
 
 
+def calibration_planes(run: Path | None, matches: list[str], n: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """Up to `n` positions to calibrate on, and the board size: a run's buffer, or, where no run is
+    at hand (a shipped net), the positions of match games."""
+    if run is not None:
+        cfg = RunConfig.load(run / "config.json")
+        buffer = ReplayBuffer.load(run / "buffer.npz", cfg.learn.buffer_games)
+        return buffer.sample(n, rng)["planes"], cfg.play.size
+    from engine.train.matchdata import distinct_games, game_positions, load_results
+
+    games = distinct_games(load_results(matches))
+    if not games:
+        raise ValueError(f"no match games in {matches}")
+    planes = np.concatenate([game_positions(g)[0] for g in games])
+    return planes[rng.permutation(len(planes))[:n]], 15
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.unfold", description=__doc__.split("\n\n")[0])
     ap.add_argument("model", type=Path, help="an ONNX net exported by engine.train")
-    ap.add_argument("--run", required=True, type=Path,
-                    help="a run folder: its buffered positions calibrate the BatchNorms, and `--init` "
-                         "imports its games as older generations")
+    source = ap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--run", type=Path,
+                        help="a run folder: its buffered positions calibrate the BatchNorms, and `--init` "
+                             "imports its games as older generations")
+    source.add_argument("--matches", action="append",
+                        help="match results.json files or a glob (repeatable): their positions calibrate instead")
     ap.add_argument("--out", required=True, type=Path, help="the .pt file to write")
     ap.add_argument("--positions", type=int, default=8192, help="positions for the calibration")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    cfg = RunConfig.load(args.run / "config.json")
-    buffer = ReplayBuffer.load(args.run / "buffer.npz", cfg.learn.buffer_games)
-    rng = np.random.default_rng(0)
-    planes = buffer.sample(args.positions, rng)["planes"]
+    matches = sorted({str(f) for m in args.matches or [] for f in glob.glob(m)} | {m for m in args.matches or [] if Path(m).is_file()})
+    try:
+        planes, size = calibration_planes(args.run, matches, args.positions, np.random.default_rng(0))
+    except (OSError, ValueError) as e:
+        log.error("%s", e)
+        return 2
     net = unfold(args.model, planes)
-    diff = verify_onnx(net, args.model, cfg.play.size, tolerance=1e-3)
+    diff = verify_onnx(net, args.model, size, tolerance=1e-3)
     net.train()
     with torch.no_grad():  # train mode uses batch statistics: how far that moves the outputs
         batch = torch.from_numpy(planes[:512].astype(np.float32))
@@ -111,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     log.info("unfolded %s: eval-mode difference from ONNX %.2g; train-mode policy/value shift %.3f/%.3f",
              args.model, diff, float((p_train - p_eval).abs().mean()), float((v_train - v_eval).abs().mean()))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net.cfg), "source_run": str(args.run),
+    torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net.cfg), "source_run": str(args.run) if args.run else None,
                 "unfolded_from": str(args.model)}, args.out)
     log.info("wrote %s", args.out)
     return 0
