@@ -4,6 +4,7 @@ the shipped tests/data/vct_positions.jsonl (every record replays legally, no fiv
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -185,7 +186,7 @@ def test_match_log_reader(tmp_path):
         "0001_pentazen-vs-pbrain-renju.pbrain-renju_(white).io.log",
         "0001_pentazen-vs-pbrain-renju.pentazen_(black).io.log", "0001_pentazen-vs-pbrain-renju.psq"]
     [record] = vctset.match_positions(tmp_path)
-    assert record["source"] == "pentazen-game 0001 ply 14"
+    assert record["source"] == f"pentazen-game {tmp_path.name}/0001 ply 14"
     assert record["moves"] == ",".join(format_point(m) for m in GAME[:14]) and record["to_move"] == "black"
     assert (record["pentazen"], record["pentazen_ms"], record["pentazen_move"]) == ("+v7", 3, format_point(GAME[14]))
     assert (record["plies_to_end"], record["kinds"], record["threes"], record["fours_only"]) == (
@@ -196,9 +197,15 @@ def test_match_log_reader(tmp_path):
     assert vctset.main(["games", str(tmp_path), "--out", str(out)]) == 0
     assert vctset.main(["games", str(tmp_path), "--out", str(out)]) == 0  # a second time replaces, not repeats
     header, records = vctset.read_file(out)
-    assert [r["source"] for r in records] == ["a:b ply 14", "pentazen-game 0001 ply 14"]
+    assert [r["source"] for r in records] == ["a:b ply 14", f"pentazen-game {tmp_path.name}/0001 ply 14"]
     assert header["counts"]["pentazen_game_positions"] == 1 and len(header["commands"]) == 2
     assert header["matches"] == [{"folder": tmp_path.name, "command": None, "positions": 1, "result": None}]
+    # another match's game 0001 is another game: added beside the first
+    other = tmp_path.parent / (tmp_path.name + "-b")
+    shutil.copytree(tmp_path / "games", other / "games")
+    assert vctset.main(["games", str(other), "--out", str(out)]) == 0
+    assert [r["source"] for r in vctset.read_file(out)[1]][1:] == [
+        f"pentazen-game {tmp_path.name}/0001 ply 14", f"pentazen-game {other.name}/0001 ply 14"]
 
 
 def test_held_out_archives_are_refused():

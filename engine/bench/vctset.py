@@ -12,7 +12,8 @@ played out. --limit samples the positions down to N (seeded by --seed); --pentaz
 with what the PentaZen engine says of it at --ms a move (`ev +vN`: a forced win in N plies).
 
 `games` reads a match folder written by `python -m engine.match ... --log-io` and adds, for every
-game PentaZen won on the board, the first position where PentaZen (to move) announced `ev +vN`.
+game PentaZen won on the board, the first position where PentaZen (to move) announced `ev +vN`
+(source "pentazen-game FOLDER/NNNN ply P"; the first matches' records name no folder).
 When FILE exists its records are kept (those of the same source replaced) and its header updated.
 
 Each line after the header is one position:
@@ -384,6 +385,7 @@ def match_positions(folder: str | Path, engine: str = "pentazen", rule: Rule = R
 
     folder = Path(folder)
     games = folder / "games" if (folder / "games").is_dir() else folder
+    match = (folder if games != folder else folder.parent).resolve().name  # game numbers repeat across matches
     out = []
     for txt in sorted(games.glob("*.txt")):
         lines = txt.read_text(errors="replace").splitlines()
@@ -413,7 +415,7 @@ def match_positions(folder: str | Path, engine: str = "pentazen", rule: Rule = R
             game_id = stem.split("_", 1)[0]
             threes = count_threes(kinds)
             out.append({"moves": points_text(moves[:ply]), "rule": rule.name.lower(),
-                        "to_move": winner.name.lower(), "source": f"pentazen-game {game_id} ply {ply}",
+                        "to_move": winner.name.lower(), "source": f"pentazen-game {match}/{game_id} ply {ply}",
                         "plies_to_end": len(moves) - ply, "winner_moves": len(kinds), "threes": threes,
                         "fours_only": all(map(is_four, kinds)), "kinds": kinds,
                         "opponent_four": opponent_four(moves[:ply], rule, size), "end": result.group(2), **info})
