@@ -13,8 +13,8 @@ the net is then exactly the ONNX one, and in train mode (batch statistics) nearl
 from __future__ import annotations
 
 import argparse
-import glob
 import dataclasses
+import glob
 import logging
 import sys
 from pathlib import Path
@@ -87,7 +87,8 @@ def unfold(path: Path, planes: np.ndarray) -> PolicyValueNet:
     return net
 
 
-def calibration_planes(run: Path | None, matches: list[str], n: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+def calibration_planes(run: Path | None, matches: list[str], n: int,
+                       rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """Up to `n` positions to calibrate on, and the board size: a run's buffer, or, where no run is
     at hand (a shipped net), the positions of match games."""
     if run is not None:
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=8192, help="positions for the calibration")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    matches = sorted({str(f) for m in args.matches or [] for f in glob.glob(m)} | {m for m in args.matches or [] if Path(m).is_file()})
+    given = args.matches or []
+    matches = sorted({f for m in given for f in glob.glob(m)} | {m for m in given if Path(m).is_file()})
     try:
         planes, size = calibration_planes(args.run, matches, args.positions, np.random.default_rng(0))
     except (OSError, ValueError) as e:
@@ -133,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     log.info("unfolded %s: eval-mode difference from ONNX %.2g; train-mode policy/value shift %.3f/%.3f",
              args.model, diff, float((p_train - p_eval).abs().mean()), float((v_train - v_eval).abs().mean()))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net.cfg), "source_run": str(args.run) if args.run else None,
+    torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net.cfg),
+                "source_run": str(args.run) if args.run else None,
                 "unfolded_from": str(args.model)}, args.out)
     log.info("wrote %s", args.out)
     return 0
