@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
-import glob
 import logging
 import math
 import sys
@@ -44,7 +43,7 @@ from engine.board import FEATURE_VERSION
 from engine.board.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
-from engine.train.matchdata import distinct_games, game_positions, load_results
+from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
 from engine.train.model import PolicyValueNet, export_onnx, load_weights, write_sidecar
 
 log = logging.getLogger("pbrain.train")
@@ -208,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
+    matches = match_files(args.matches or [])
     pos = gather(args.buffer, matches)
     searched, searched_by = None, None
     if args.search_targets:

@@ -4,6 +4,7 @@ baseline reach the build-ups where games are decided, which self-play from rando
 does. Games that recur move for move (the standard openings of every seed) are kept once."""
 from __future__ import annotations
 
+import glob
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,11 @@ import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Rule
 from engine.records.results import game_moves
+
+
+def match_files(patterns: list[str]) -> list[str]:
+    """The results.json files that the patterns (files or globs) name, once each, sorted."""
+    return sorted({p for pattern in patterns for p in glob.glob(pattern)})
 
 
 def load_results(paths: list[str]) -> list[dict]:

@@ -73,8 +73,8 @@ class Run:
         if ckpt["net_cfg"] != dataclasses.asdict(self.cfg.net):
             raise ValueError(f"{path} holds a {ckpt['net_cfg']} net, the run is configured for {self.cfg.net}")
         self.net.load_state_dict(ckpt["net"])
-        source = Path(ckpt["source_run"] or "") / "buffer.npz"  # None: calibrated on match games
-        if ckpt["source_run"] and source.exists():
+        source = ckpt["source_run"] and Path(ckpt["source_run"]) / "buffer.npz"  # None: calibrated on match games
+        if source and source.exists():
             old = ReplayBuffer.load(source, self.cfg.learn.buffer_games)  # only its games are used
             top = old.newest + 1
             for gen, arrays in old.games:

@@ -25,7 +25,6 @@ A position is taken once (the distinct games' positions after the opening, by st
 from __future__ import annotations
 
 import argparse
-import glob
 import logging
 import multiprocessing as mp
 import sys
@@ -36,7 +35,7 @@ import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
 from engine.records.results import game_moves
-from engine.train.matchdata import distinct_games, load_results, replay
+from engine.train.matchdata import distinct_games, load_results, match_files, replay
 
 log = logging.getLogger("pbrain.train")
 
@@ -196,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     lo, hi = (int(s) for s in args.stones.split("-"))
-    matches = sorted({p for pattern in args.matches for p in glob.glob(pattern)})
+    matches = match_files(args.matches or [])
     t0 = time.time()
     from engine.search.player import shipped_model
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import glob
 import logging
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ from onnx import numpy_helper
 
 from engine.train.buffer import ReplayBuffer
 from engine.train.config import NetConfig, RunConfig
+from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
 from engine.train.model import PolicyValueNet, verify_onnx
 
 log = logging.getLogger("pbrain.train")
@@ -95,8 +95,6 @@ def calibration_planes(run: Path | None, matches: list[str], n: int,
         cfg = RunConfig.load(run / "config.json")
         buffer = ReplayBuffer.load(run / "buffer.npz", cfg.learn.buffer_games)
         return buffer.sample(n, rng)["planes"], cfg.play.size
-    from engine.train.matchdata import distinct_games, game_positions, load_results
-
     games = distinct_games(load_results(matches))
     if not games:
         raise ValueError(f"no match games in {matches}")
@@ -117,8 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=8192, help="positions for the calibration")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
-    given = args.matches or []
-    matches = sorted({f for m in given for f in glob.glob(m)} | {m for m in given if Path(m).is_file()})
+    matches = match_files(args.matches or [])
     try:
         planes, size = calibration_planes(args.run, matches, args.positions, np.random.default_rng(0))
     except (OSError, ValueError) as e:
