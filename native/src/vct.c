@@ -68,6 +68,46 @@ static void push_unique(rj_list *l, rj_points *seen, int pos)
     }
 }
 
+/* Does `line`, a VCF of the side to move as vcf() leaves it (four, block, four, ..., five), still
+ * win here within `max_fours` fours? It is walked with vcf()'s own tests, every probe taken back:
+ * far cheaper than a new VCF search, which is left for the points that break the line. */
+static int line_still_wins(struct search *s, const int16_t *line, int len, int max_fours)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    if ((len + 1) / 2 - 1 > max_fours)
+        return 0;
+    int played = 0, wins = 0;
+    while (played + 1 < len && !out_of_budget(s)) {
+        const int m = line[played];
+        if (first_point(b, c, RJ_SET_FIVE) >= 0) {
+            wins = 1;
+            break;
+        }
+        if (rj_set_size(b, o, RJ_SET_FIVE) && only_point(b, o, RJ_SET_FIVE) != m)
+            break;
+        if (b->cell[m] != RJ_EMPTY || !(rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m)) ||
+            !rj_legal_for(b, c, m))
+            break;
+        probe(b, m);
+        played++;
+        if (rj_set_size(b, o, RJ_SET_FIVE)) /* the defender, to move, makes five first */
+            break;
+        const int block = only_point(b, c, RJ_SET_FIVE);
+        if (block < 0 || !rj_legal_for(b, o, block)) {
+            wins = 1;
+            break;
+        }
+        if (line[played] != block || out_of_budget(s))
+            break;
+        probe(b, block);
+        played++;
+    }
+    while (played > 0)
+        unprobe(b, line[--played]);
+    return wins;
+}
+
 /* The attacker's block `o` made no four or three: it holds only if it threatens a VCF (of at
  * most VCT_THREAT_FOURS fours). The defender (to move) answers with its fours and with the points
  * after which that VCF is gone: those on a line through a point of the VCF's line, within 5 (a
@@ -89,6 +129,9 @@ static int vcf_threat_answers(struct search *s, int o, int ply, rj_list *moves)
                 if (q >= 0 && q < RJ_CELLS)
                     near[q] = 1;
             }
+    int16_t line[RJ_MAX_LINE_PLIES];
+    const int len = s->pv_len[ply + 1];
+    memcpy(line, s->pv[ply + 1], (size_t)len * sizeof line[0]);
     rj_points seen = {{0}};
     moves->n = 0;
     RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
@@ -97,7 +140,10 @@ static int vcf_threat_answers(struct search *s, int o, int ply, rj_list *moves)
         if (!near[q] || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
             continue;
         probe(b, q);
-        int still = vcf_threat(s, o, ply + 1); /* a check that gives up keeps q: it may break it */
+        const int left = (s->stone_limit - b->nstones) / 2;
+        int still = line_still_wins(s, line, len, left < VCT_THREAT_FOURS ? left : VCT_THREAT_FOURS);
+        if (!still) /* the line is broken, but another VCF may hold */
+            still = vcf_threat(s, o, ply + 1); /* a check that gives up keeps q: it may break it */
         unprobe(b, q);
         if (!still)
             push_unique(moves, &seen, q);

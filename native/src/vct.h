@@ -18,8 +18,9 @@
 #include "search.h"
 
 /* Nodes one VCF check of a VCT node may spend (the search default, rj_start_search): most
- * checks settle in a few nodes, and a deep VCF is found by the VCT's own fours anyway. */
-#define RJ_VCT_VCF_CAP 200
+ * checks settle in a few nodes, and a deep VCF is found by the VCT's own fours anyway
+ * (docs/history.md has the caps measured). */
+#define RJ_VCT_VCF_CAP 60
 
 /* Proves the attacker's (the side to move's) VCT within lines ending at s->stone_limit stones.
  * Returns 1 proven, 0 not (disproven or a budget ran out: s->aborted). On a proof, s->pv[0]
