@@ -307,7 +307,11 @@ def render(rows, command: str) -> str:
                    "The VCT rows: tests/data/vct_positions.jsonl (`python -m engine.bench.vctset`), Gomocup "
                    "2019-2020 Renju positions from which the winner won by continuous fours and threes and "
                    "where PentaZen (fa37343, 1 s) announced a forced win, and the positions of games "
-                   "PentaZen won against the engine after announcing one.")
+                   "PentaZen won against the engine after announcing one. A position the VCT disproves "
+                   "within its second has had its whole threat space searched, so its win needs quiet "
+                   "moves; the \"pure threat-sequence wins\" rows count the others. The search rows: at "
+                   "the positions the VCT does not prove within 1 s, how often the engine's whole search "
+                   "(the shipped net, 1 s) plays PentaZen's move.")
 
 
 def main(argv: list[str] | None = None) -> int:
