@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import signal
 import sys
 import time
 
@@ -16,6 +17,16 @@ from engine.protocol.timeman import loading_charge
 # When loading started, on both clocks (the interpreter's own start is in the CPU reading).
 _LOAD_T0 = time.monotonic()
 _LOAD_CPU0 = time.process_time()
+# When a manager resumed the process while it was loading (SIGCONT; see startup_seconds).
+_RESUMED: list[float] = []
+
+
+def _note_resume(signum: int, frame: object) -> None:
+    _RESUMED.append(time.monotonic())
+
+
+if hasattr(signal, "SIGCONT"):
+    signal.signal(signal.SIGCONT, _note_resume)
 
 
 def protocol_stdout() -> io.TextIOWrapper:
@@ -48,8 +59,12 @@ def queued_seconds(path: str = "/proc/self/schedstat") -> float:
 def startup_seconds() -> float:
     """Loading time the first move's clock may already have paid (the referee freezes the engine
     right after START, before the interpreter has even started): timeman.loading_charge of our
-    clocks, plus the unpacking of a one-file executable."""
-    spent = loading_charge(time.process_time(), _LOAD_CPU0 + time.monotonic() - _LOAD_T0, queued_seconds())
+    clocks, plus the unpacking of a one-file executable. Later resumes are no longer noted."""
+    now = time.monotonic()
+    since_resume = now - _RESUMED[-1] if _RESUMED else None
+    if hasattr(signal, "SIGCONT"):
+        signal.signal(signal.SIGCONT, signal.SIG_DFL)
+    spent = loading_charge(time.process_time(), _LOAD_CPU0 + now - _LOAD_T0, queued_seconds(), since_resume)
     meipass = getattr(sys, "_MEIPASS", None)
     if meipass and os.path.basename(meipass).startswith("_MEI"):
         spent += ONEFILE_UNPACK_S

@@ -1,6 +1,8 @@
 """Per-move budgets from the manager's limits."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from engine.protocol.timeman import (
@@ -78,17 +80,42 @@ def test_time_is_bankable_only_with_a_match_clock():
     assert bankable(TimeControl(timeout_turn=1000, timeout_match=60000, time_left=5000))
 
 
-def test_loading_counts_its_waits_but_not_a_suspension():
-    assert loading_charge(cpu=0.30, wall=0.38) == pytest.approx(0.38)  # waited for the disk: all of it
-    assert loading_charge(cpu=0.30, wall=30.0) == pytest.approx(0.30 + LOAD_WAIT_S)  # frozen after START
+def test_loading_counts_every_wait_when_no_resume_came_while_loading():
+    """A manager freezes an engine right after START, before Python runs: when no resume arrives
+    while loading, the wall time holds no suspension, and the disk's and the cores' waits are
+    on the first move's clock (a first move of 1,190 ms at 1 s a move when that was capped)."""
+    assert loading_charge(cpu=0.30, wall=0.38) == pytest.approx(0.38)
+    assert loading_charge(cpu=0.30, wall=0.90, queued=0.10) == pytest.approx(0.90)
     assert loading_charge(cpu=0.30, wall=0.25) == pytest.approx(0.30)  # threads: CPU ran ahead of the wall
 
 
-def test_loading_counts_the_wait_for_a_core():
-    """Engines loading at once on too few cores wait in the run queue: that wait is on the first
-    move's clock (a frozen process is not queued, so a suspension still is not)."""
-    assert loading_charge(cpu=0.30, wall=30.0, queued=0.40) == pytest.approx(0.70 + LOAD_WAIT_S)
-    assert loading_charge(cpu=0.30, wall=0.50, queued=0.40) == pytest.approx(0.50)  # never past the wall
+def test_a_resume_while_loading_starts_the_clock():
+    """Frozen after the module started: the seconds since the resume count, not the suspension;
+    the CPU and queue (within LOAD_WAIT_S) stand in when the resume was noted late."""
+    assert loading_charge(cpu=0.30, wall=30.0, since_resume=0.50) == pytest.approx(0.50)
+    assert loading_charge(cpu=0.30, wall=30.0, since_resume=0.05) == pytest.approx(0.30 + LOAD_WAIT_S)
+    assert loading_charge(cpu=0.30, wall=30.0, queued=0.40, since_resume=0.05) == pytest.approx(0.70 + LOAD_WAIT_S)
+    assert loading_charge(cpu=0.30, wall=0.50, queued=0.40, since_resume=0.05) == pytest.approx(0.50)  # within the wall
+
+
+def test_a_resume_while_loading_is_noted(monkeypatch):
+    """The engine's SIGCONT handler notes the resume, and startup_seconds charges from it."""
+    import signal
+
+    import engine.__main__ as main
+
+    if not hasattr(signal, "SIGCONT"):
+        pytest.skip("no SIGCONT on this platform")
+    monkeypatch.setattr(main, "_RESUMED", [])
+    monkeypatch.setattr(main, "_LOAD_T0", main.time.monotonic() - 60.0)  # a minute ago, mostly frozen
+    signal.signal(signal.SIGCONT, main._note_resume)
+    os.kill(os.getpid(), signal.SIGCONT)
+    assert len(main._RESUMED) == 1
+    spent = main.startup_seconds()
+    assert spent < 30.0  # not the minute since loading began
+    assert signal.getsignal(signal.SIGCONT) == signal.SIG_DFL  # later resumes are not noted
+    monkeypatch.setattr(main, "_RESUMED", [])
+    assert main.startup_seconds() >= 60.0  # no resume seen: all of the wall time
 
 
 def test_the_run_queue_wait_is_read_from_schedstat(tmp_path):

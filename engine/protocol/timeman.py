@@ -18,19 +18,23 @@ MARGIN_S = 0.060
 MARGIN_SHARE = 0.05
 # Never stake more than this share of the remaining match time on one move.
 MATCH_SHARE_CAP = 0.25
-# Loading waits for the disk and for other processes, which CPU time does not show: seen here, a
-# first move of 1,037 ms at 1 s a move when four engines loaded at once (a match start). Wall time
-# shows it but also holds any suspension after START, so it counts up to this much more than CPU
-# (and than the wait for a core, where the platform reports it: see loading_charge).
+# After a resume seen while loading, the CPU and run-queue time may be charged up to this much
+# more: the resume's own timestamp is taken late when a C call holds the interpreter.
 LOAD_WAIT_S = 0.15
 
 
-def loading_charge(cpu: float, wall: float, queued: float = 0.0) -> float:
-    """Seconds of loading that the first move's clock may have paid, from the CPU and wall time
-    spent so far and the time spent runnable but waiting for a core (`queued`: Linux reports it;
-    a frozen process is not runnable, so a suspension is not in it): the wall time, but no more
-    than the CPU time plus the queueing plus LOAD_WAIT_S."""
-    return max(cpu, min(wall, cpu + queued + LOAD_WAIT_S))
+def loading_charge(cpu: float, wall: float, queued: float = 0.0, since_resume: float | None = None) -> float:
+    """Seconds of loading that the first move's clock may have paid. `wall` runs from the start of
+    the engine's module (plus the CPU used before it), `queued` is the time spent runnable but
+    waiting for a core, `since_resume` the time since a resume (SIGCONT) that arrived while
+    loading, None when none did. A manager that freezes an engine does it right after START,
+    before Python is even running: with no resume seen, no suspension lies in `wall` and all of it
+    is charged, disk and page faults and busy cores included (where nothing froze the engine it is
+    more than the clock holds, which only shortens the first move). After a resume the clock ran
+    from it: that time, or the CPU and queue since the start if more, within the wall."""
+    if since_resume is None:
+        return max(cpu, wall)
+    return max(since_resume, cpu, min(wall, cpu + queued + LOAD_WAIT_S))
 
 
 @dataclass
