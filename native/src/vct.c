@@ -43,15 +43,23 @@ static int vcf_check(struct search *s, int color, int ply)
     return found;
 }
 
-/* Would `color` (not to move) have a VCF of at most VCT_THREAT_FOURS fours if it moved now, found
+/* The most fours a quiet move's threatened VCF may take here: VCT_THREAT_FOURS, within the line's
+ * stone limit. */
+static int threat_fours(const struct search *s)
+{
+    const int left = (s->stone_limit - s->b->nstones) / 2;
+    return left < VCT_THREAT_FOURS ? left : VCT_THREAT_FOURS;
+}
+
+/* Would `color` (not to move) have a VCF of at most threat_fours() fours if it moved now, found
  * within s->vcf_cap nodes? Its line is left in s->pv[ply]. */
 static int vcf_threat(struct search *s, int color, int ply)
 {
     const int64_t saved = s->max_nodes, cap = s->nodes + s->vcf_cap;
     if (s->vcf_cap > 0 && (saved <= 0 || cap < saved))
         s->max_nodes = cap;
-    int left = (s->stone_limit - s->b->nstones) / 2;
-    int found = left > 0 && rj_has_vcf(s, color, left < VCT_THREAT_FOURS ? left : VCT_THREAT_FOURS, ply);
+    const int fours = threat_fours(s);
+    int found = fours > 0 && rj_has_vcf(s, color, fours, ply);
     s->max_nodes = saved;
     if (s->aborted && !budget_spent(s, saved)) {
         s->aborted = 0;
@@ -120,18 +128,18 @@ static int vcf_threat_answers(struct search *s, int o, int ply, rj_list *moves)
     int threat = vcf_threat(s, o, ply + 1);
     if (!threat || s->aborted)
         return -1;
+    int16_t line[RJ_MAX_LINE_PLIES]; /* the searches below overwrite s->pv[ply + 1] */
+    const int len = s->pv_len[ply + 1];
+    memcpy(line, s->pv[ply + 1], (size_t)len * sizeof line[0]);
     uint8_t near[RJ_CELLS];
     memset(near, b->rule == RJ_RENJU && c == RJ_BLACK, sizeof near);
-    for (int i = 0; i < s->pv_len[ply + 1]; i++)
+    for (int i = 0; i < len; i++)
         for (int d = 0; d < 4; d++)
             for (int k = -5; k <= 5; k++) {
-                int q = s->pv[ply + 1][i] + k * RJ_DIR[d];
+                int q = line[i] + k * RJ_DIR[d];
                 if (q >= 0 && q < RJ_CELLS)
                     near[q] = 1;
             }
-    int16_t line[RJ_MAX_LINE_PLIES];
-    const int len = s->pv_len[ply + 1];
-    memcpy(line, s->pv[ply + 1], (size_t)len * sizeof line[0]);
     rj_points seen = {{0}};
     moves->n = 0;
     RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
@@ -140,8 +148,7 @@ static int vcf_threat_answers(struct search *s, int o, int ply, rj_list *moves)
         if (!near[q] || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
             continue;
         probe(b, q);
-        const int left = (s->stone_limit - b->nstones) / 2;
-        int still = line_still_wins(s, line, len, left < VCT_THREAT_FOURS ? left : VCT_THREAT_FOURS);
+        int still = line_still_wins(s, line, len, threat_fours(s));
         if (!still) /* the line is broken, but another VCF may hold */
             still = vcf_threat(s, o, ply + 1); /* a check that gives up keeps q: it may break it */
         unprobe(b, q);
