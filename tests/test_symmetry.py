@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.board import Board, Rule
+from engine.board import FEATURE_PLANES, Board, Rule
 from engine.board.symmetry import INVERSE, transform, untransform
 
 N = 15
@@ -15,7 +15,7 @@ def _position() -> Board:
 
 
 def _planes(boards: list[Board]) -> np.ndarray:
-    out = np.zeros((len(boards), 7, N, N), dtype=np.float32)
+    out = np.zeros((len(boards), FEATURE_PLANES, N, N), dtype=np.float32)
     for i, b in enumerate(boards):
         b.planes(out[i])
     return out

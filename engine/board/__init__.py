@@ -17,6 +17,8 @@ Move = tuple[int, int]
 _POINTS = [[(x, y) for y in range(lib.RJ_MAX_SIZE)] for x in range(lib.RJ_MAX_SIZE)]
 FEATURE_VERSION = int(lib.RJ_FEATURE_VERSION)  # input-plane layout, checked against models' metadata
 FEATURE_PLANES = int(lib.RJ_PLANES)
+# Each layout extends the one before: a model of version v reads the first PLANES_OF_VERSION[v].
+PLANES_OF_VERSION = {1: int(lib.RJ_PLANES_V1), FEATURE_VERSION: FEATURE_PLANES}
 
 
 class Color(enum.IntEnum):
@@ -344,6 +346,10 @@ class Board:
         native/include/renju.h, version FEATURE_VERSION), filled by one C call; `out` is reused."""
         if out is None:
             out = np.zeros((FEATURE_PLANES, self.size, self.size), dtype=np.float32)
+        elif (out.shape != (FEATURE_PLANES, self.size, self.size) or out.dtype != np.float32
+              or not out.flags.c_contiguous):
+            raise ValueError(f"planes need a C-contiguous float32 array of shape {(FEATURE_PLANES, self.size, self.size)},"
+                             f" not {out.dtype} {out.shape}")
         lib.rj_planes(self._b, ffi.from_buffer("float[]", out))
         return out
 

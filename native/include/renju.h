@@ -245,14 +245,22 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
 /* ---- neural-network input planes (planes.c) ---- */
 
 /* Version of the input-plane layout below. Written into every exported model's metadata and
- * checked when a model loads: change it whenever a plane changes meaning or order. */
-#define RJ_FEATURE_VERSION 1
-#define RJ_PLANES 7
+ * checked when a model loads: change it whenever a plane changes meaning or order. Each version
+ * extends the one before, so a model of an older version reads the first RJ_PLANES_V<n> planes. */
+#define RJ_FEATURE_VERSION 2
+#define RJ_PLANES_V1 7
+#define RJ_PLANES 18
 /* Fills out[(plane * size + y) * size + x] (float32, RJ_PLANES planes) from the side to move c:
  *   0 c's stones          1 the opponent's stones      2 ones when c is black
  *   3 empty points within 3 (Chebyshev) of a stone      4 A(c), the attack set
  *   5 D(c), the defence set                             6 points where c's stone makes a live two
  *                                                         or better (and c may play)
+ * (version 1 ends here) and, for c (planes 7-11) and the opponent (12-16), the empty points where
+ * that side's stone makes, in some line:
+ *   +0 a five             +1 a straight four            +2 a four with one completion point
+ *   +3 a live three       +4 two or more lines of a live three or better
+ * (all but the five only where that side may play), and
+ *   17 black's forbidden points (Renju only).
  * Returns RJ_PLANES. */
 int rj_planes(rj_board *b, float *out);
 
