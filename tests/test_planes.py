@@ -105,3 +105,36 @@ def test_a_buffer_of_another_shape_is_refused_not_overrun():
                 np.zeros((18, 15, 30), np.float32)[:, :, ::2]):
         with pytest.raises(ValueError):
             board.planes(bad)
+
+
+def test_version_one_is_the_first_planes_of_today():
+    rng = random.Random(9)
+    for rule in (Rule.RENJU, Rule.STANDARD):
+        for _ in range(10):
+            board = random_game(rng, rule, rng.randint(1, 40))
+            if board.game_over:
+                board.undo()
+            old = board.planes(version=1)
+            assert old.shape == (PLANES_OF_VERSION[1], 15, 15)
+            assert np.array_equal(old, board.planes()[:PLANES_OF_VERSION[1]])
+
+
+def test_the_search_hands_an_older_net_its_own_planes():
+    from engine.net.evaluator import Evaluator
+    from engine.search.mcts import MCTS, MCTSConfig
+
+    class Old(Evaluator):
+        takes_planes, feature_version = True, 1
+        shapes: list[tuple[int, ...]] = []
+
+        def evaluate(self, boards):
+            raise AssertionError("the search hands over planes")
+
+        def evaluate_planes(self, planes):
+            self.shapes.append(planes.shape)
+            return np.zeros((len(planes), 225), np.float32), np.zeros(len(planes), np.float32)
+
+    ev = Old()
+    MCTS(ev, MCTSConfig()).search(Board.from_moves([(7, 7), (8, 8), (6, 8)]), float("inf"), float("inf"),
+                                  max_playouts=40)
+    assert ev.shapes and all(s[1:] == (PLANES_OF_VERSION[1], 15, 15) for s in ev.shapes)

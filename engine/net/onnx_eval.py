@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, PLANES_OF_VERSION, Board
+from engine.board import PLANES_OF_VERSION, Board
 from engine.net.evaluator import Evaluator, HeuristicEvaluator, ModelError
 
 log = logging.getLogger("pbrain.net")
@@ -30,13 +30,13 @@ def cuda_driver_present() -> bool:
     return False
 
 
-def model_planes(path: str | Path, meta: dict[str, str]) -> int:
-    """How many of this engine's input planes the model at `path` reads, from the feature version
-    in its metadata `meta` (a ModelError for a version this engine cannot compute)."""
+def model_version(path: str | Path, meta: dict[str, str]) -> int:
+    """The feature version in a model's metadata `meta` (a ModelError for one this engine cannot
+    compute)."""
     version = meta.get(META_FEATURE_VERSION)
     try:
-        return PLANES_OF_VERSION[int(version)]
-    except (TypeError, ValueError, KeyError):
+        return next(v for v in PLANES_OF_VERSION if str(v) == version)
+    except StopIteration:
         raise ModelError(f"model {path} was trained on input features version {version}, "
                          f"this engine computes versions {sorted(PLANES_OF_VERSION)}") from None
 
@@ -52,7 +52,8 @@ def plain_session(path: str | Path) -> Callable[[np.ndarray], list[np.ndarray]]:
     import onnxruntime as ort
 
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    name, count = sess.get_inputs()[0].name, model_planes(path, sess.get_modelmeta().custom_metadata_map)
+    name = sess.get_inputs()[0].name
+    count = PLANES_OF_VERSION[model_version(path, sess.get_modelmeta().custom_metadata_map)]
     return lambda planes: sess.run(None, {name: model_input(planes, count)})
 
 
@@ -90,7 +91,8 @@ class ONNXEvaluator(Evaluator):
                 raise ModelError(f"cannot load model {path}: {e}") from None
         self.device = "cuda" if "CUDAExecutionProvider" in self.session.get_providers() else "cpu"
         meta = self.session.get_modelmeta().custom_metadata_map
-        self.planes = model_planes(path, meta)
+        self.feature_version = model_version(path, meta)
+        self.planes = PLANES_OF_VERSION[self.feature_version]  # the first this many of today's
         inputs = self.session.get_inputs()
         if len(inputs) != 1 or inputs[0].shape[1] not in (self.planes, "planes"):
             raise ModelError(f"model {path} does not take [batch, {self.planes}, size, size] planes")
@@ -101,11 +103,11 @@ class ONNXEvaluator(Evaluator):
 
     def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
         n = boards[0].size
-        shape = (len(boards), FEATURE_PLANES, n, n)
+        shape = (len(boards), self.planes, n, n)
         if self._buf is None or self._buf.shape != shape:
             self._buf = np.zeros(shape, dtype=np.float32)
         for i, board in enumerate(boards):
-            board.planes(self._buf[i])
+            board.planes(self._buf[i], self.feature_version)
         return self.evaluate_planes(self._buf)
 
     def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -55,11 +55,13 @@ def quantize(model: Path, out: Path, positions: np.ndarray) -> None:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
-    from engine.net.onnx_eval import model_input, model_planes
+    from engine.board import PLANES_OF_VERSION
+    from engine.net.onnx_eval import model_input, model_version
 
     source = onnx.load(str(model))
     name = source.graph.input[0].name
-    positions = model_input(positions, model_planes(model, {p.key: p.value for p in source.metadata_props}))
+    count = PLANES_OF_VERSION[model_version(model, {p.key: p.value for p in source.metadata_props})]
+    positions = model_input(positions, count)
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
