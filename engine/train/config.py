@@ -16,7 +16,7 @@ class NetConfig:
     channels: int = 32
     blocks: int = 3
     planes: int = FEATURE_PLANES  # input planes read: PLANES_OF_VERSION[v] for a net of feature version v
-    threat_planes: bool = True  # False (an ablation): planes 5 on (attack, defence, live-two and threat points) are zeroed
+    threat_planes: bool = True  # False (an ablation): planes 5 on (the sets and threat points) are zeroed
 
 
 @dataclass
