@@ -83,10 +83,11 @@ def buffer_positions(path: str | Path, min_generation: int = -(10**9)) -> tuple[
 def check(model: str | Path, planes: np.ndarray, z: np.ndarray, policy: np.ndarray | None = None,
           batch: int = 256) -> ValueCheck:
     """Score one ONNX net on the positions (and on their policy targets, when given)."""
-    from engine.net.onnx_eval import plain_session
+    import onnxruntime as ort
 
-    run = plain_session(model)
-    outs = [run(planes[i:i + batch]) for i in range(0, len(planes), batch)]
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    outs = [sess.run(None, {name: planes[i:i + batch]}) for i in range(0, len(planes), batch)]
     values = np.concatenate([v.reshape(-1) for _, v in outs])
     result = ValueCheck(len(z), float(np.mean(np.sign(values) == z)), float(np.mean((values - z) ** 2)),
                         float(values.mean()), float(np.abs(values).mean()))
@@ -108,13 +109,15 @@ class SymmetryCheck:
 
 def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: int = 32) -> SymmetryCheck:
     """The net on every position in each of the board's 8 symmetries (policies turned back)."""
-    from engine.board.symmetry import outputs_in_each
-    from engine.net.onnx_eval import plain_session
+    import onnxruntime as ort
 
-    run = plain_session(model)
+    from engine.board.symmetry import outputs_in_each
+
+    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
     values = np.zeros((len(planes), 8))
     tops = np.zeros((len(planes), 8), dtype=np.int64)
-    for s, logits, v in outputs_in_each(run, planes, batch):
+    for s, logits, v in outputs_in_each(lambda x: sess.run(None, {name: x}), planes, batch):
         values[:, s], tops[:, s] = v, logits.argmax(1)
     mean = values.mean(1)
     return SymmetryCheck(float(np.mean(tops == tops[:, :1])), float(values.std(1).mean()),
