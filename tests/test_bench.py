@@ -46,8 +46,14 @@ def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
     groups = dict(bench_prover.vct_groups(bench_prover.load(small)))
     assert len(groups["Gomocup 2019-2020, PentaZen +v"]) == 4 and len(groups["games PentaZen won after +v"]) == 1
     rows = bench_prover.vct_rows(verify_ms=5000, path=small)
-    assert len(rows) == 4 * 4
+    assert len(rows) == 4 * 6
     for name, value, _ in rows:
+        if name.startswith("VCT-direct") and "won by" in name:
+            shares = [float(v.rstrip("%")) for v in value.split(";")[0].split(", ")]
+            assert all(0 <= v <= 100 for v in shares) and shares == sorted(shares)
+        if name.startswith("VCT-direct") and "of its wins" in name:  # each direct win counted once
+            group = groups[name.split(", ", 1)[1].split(":")[0]]
+            assert sum(int(v) for v in value.split(" / ")) <= len(group)
         if "pure threat-sequence" in name:  # proved of those not disproved: at most all of them
             pure = int(name.split("of the ")[1].split()[0])
             assert 0 <= int(value.split()[0]) <= pure <= len(groups.get(name[5:].split(":")[0], pick))

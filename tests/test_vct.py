@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine.board import Board, Color, Rule
+from engine.board import Board, Color, Result, Rule
 from engine.native import BoardError
 from engine.prover import Prover
 from tests import diagrams as D
@@ -161,3 +161,64 @@ def test_the_verifier_refutes_a_position_without_a_win():
     decided = Board.from_moves([(7, 7), (0, 0), (8, 7), (0, 1), (9, 7), (0, 2), (10, 7), (0, 3), (11, 7)])
     with pytest.raises(BoardError):
         Prover().verify(decided)
+
+
+def line_still_wins(p: Prover, board: Board, line: list) -> None:
+    """A direct win's line is legal and ends in the attacker's five, or (read back short of it
+    where the table lost the proof's entries) at a position that is again a direct win."""
+    b = board.copy()
+    for move in line:
+        assert b.is_legal(*move), (move, b)
+        b.play(*move)
+    if b.result == Result.ONGOING:
+        assert b.to_move == board.to_move
+        p.clear()
+        assert p.solve(b, "vct-direct", budget_nodes=2_000_000).result == "win", b
+    else:
+        assert b.result == (Result.BLACK_WINS if board.to_move == Color.BLACK else Result.WHITE_WINS)
+
+
+def vct_record(source: str) -> Board:
+    """A position of tests/data/vct_positions.jsonl (real games; the file's header says whence)."""
+    from engine.bench.prover import VCT_SET, board_of, load
+    return board_of(next(r for r in load(VCT_SET) if r["source"] == source))
+
+
+@pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
+def test_direct_vct_bounds_the_vct_on_random_positions(rule):
+    """vct-direct leaves out only the defender's delaying fours, so every VCT win is a direct win,
+    and a direct search that finishes without one rules the VCT out; its line replays legally to
+    the attacker's five (a line against direct defences)."""
+    rng = random.Random(31)
+    p, exact_wins, ruled_out = Prover(tt_bits=20), 0, 0
+    for _ in range(90):
+        board = random_game(rng, rule, rng.randrange(14, 70))
+        if board.game_over:
+            continue
+        p.clear()
+        exact = p.solve(board, "vct", budget_nodes=500_000)
+        p.clear()
+        direct = p.solve(board, "vct-direct", budget_nodes=500_000)
+        if exact.result == "win":
+            exact_wins += 1
+            assert direct.result == "win", board
+        elif direct.result != "win" and not direct.aborted:
+            ruled_out += 1
+        if direct.result == "win":
+            line_still_wins(p, board, direct.line)
+    assert exact_wins >= 10 and ruled_out >= 10
+
+
+def test_a_delaying_four_is_what_the_direct_vct_leaves_out():
+    """White to move in a PentaZen game: against direct defences white wins (734 nodes), but black's
+    own fours escape: the VCT searches it out without a win, and the verifier refutes it."""
+    board = vct_record("pentazen-game v6-23/0079 ply 35")
+    p = Prover(tt_bits=20)
+    direct = p.solve(board, "vct-direct", budget_nodes=300_000)
+    assert direct.result == "win"
+    line_still_wins(p, board, direct.line)
+    p.clear()
+    exact = p.solve(board, "vct", budget_nodes=3_000_000)
+    assert exact.result == "unknown" and not exact.aborted
+    p.clear()
+    assert p.verify(board, budget_nodes=20_000_000).result == "refuted"

@@ -13,9 +13,12 @@ from engine.native import BoardError, check, ffi, lib
 # "utss" settles wins and losses and may answer "unknown" for a quiet position; "utss-exact" searches
 # on to tell "draw" (no threat wins for either side) from "unknown", at some cost; "dfpn" proves
 # the side to move's win by proof-number search over the same threat space ("win" or "unknown");
-# "vct" proves a victory by continuous fours and threes by proof-number search ("win" or "unknown").
+# "vct" proves a victory by continuous fours and threes by proof-number search ("win" or "unknown");
+# "vct-direct" is that search with the defender answering a three only where it stops it, never by
+# a four of its own elsewhere: its "win" is not a proof against every defence, but its complete
+# "unknown" (not aborted) rules out a "vct" win, and it settles in a fraction of the nodes.
 KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT,
-         "dfpn": lib.RJ_PROVE_DFPN, "vct": lib.RJ_PROVE_VCT}
+         "dfpn": lib.RJ_PROVE_DFPN, "vct": lib.RJ_PROVE_VCT, "vct-direct": lib.RJ_PROVE_VCT_DIRECT}
 RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
            lib.RJ_PROOF_UNKNOWN: "unknown"}
 DEFAULT_TT_BITS = 18  # 4 MB
@@ -68,14 +71,14 @@ class Prover:
     def solve(self, board: Board, kind: str = "vcf", max_depth: int | None = None, budget_nodes: int = 0,
               budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
         """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
-        plies for UTSS (default 9), the longest line for df-pn (default 40) and VCT (default 120). threat_depth: the
-        longest VCF (in fours) that a quiet attack may threaten — a three threatens one, 0 means
-        fours only, None the default (3).
+        plies for UTSS (default 9), the longest line for df-pn (default 40) and either VCT (default
+        120). threat_depth: the longest VCF (in fours) that a quiet attack may threaten — a three
+        threatens one, 0 means fours only, None the default (3).
         Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
             raise BoardError(f"unknown proof kind {kind!r}: choose {', '.join(KINDS)}")
         if max_depth is None:
-            max_depth = {"vcf": 60, "dfpn": 40, "vct": VCT_PLIES}.get(kind, 9)
+            max_depth = {"vcf": 60, "dfpn": 40, "vct": VCT_PLIES, "vct-direct": VCT_PLIES}.get(kind, 9)
         out = self._out
         depth_of_threats = -1 if threat_depth is None else threat_depth
         check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, depth_of_threats, budget_nodes, budget_ms, out),

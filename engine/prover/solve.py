@@ -43,10 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--black", help="black stones (a position as it stands)")
     ap.add_argument("--white", help="white stones")
     ap.add_argument("--to-move", choices=["black", "white"], help="side to move for --black/--white")
-    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn", "vct"], default="vcf",
+    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn", "vct", "vct-direct"], default="vcf",
                     help="utss-exact also tells a draw (no threat wins for either side) from unknown; "
                          "dfpn proves wins by proof-number search (win or unknown); vct proves a victory by "
-                         "continuous fours and threes (win or unknown)")
+                         "continuous fours and threes (win or unknown); vct-direct is that search with the "
+                         "defender's delaying fours left out (a win is not a full proof; a complete unknown rules "
+                         "one out)")
     ap.add_argument("--depth", type=int,
                     help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line "
                          "(default 40); VCT: longest line (default 120)")

@@ -187,9 +187,20 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
  * a line's plies); it answers WIN or UNKNOWN. RJ_PROVE_VCT proves a victory by continuous fours
  * and threes by proof-number search (vct.c; max_depth caps a line's plies, at most
  * RJ_MAX_VCT_PLIES: a line's VCF checks and its read-back need the rest of the PV table); WIN or
- * UNKNOWN. */
+ * UNKNOWN. RJ_PROVE_VCT_DIRECT is the same search with the defender answering a three only by
+ * the points that stop it, never by a four of its own elsewhere (Allis's threat-space search
+ * before its four check): a WIN is not a proof against every defence, but a complete search that
+ * finds none (UNKNOWN, not aborted) shows that no RJ_PROVE_VCT win exists within the same limit,
+ * and it settles in a fraction of the nodes. */
 #define RJ_MAX_VCT_PLIES (RJ_MAX_LINE_PLIES - 80)
-enum rj_proof_kind { RJ_PROVE_VCF = 0, RJ_PROVE_UTSS = 1, RJ_PROVE_UTSS_EXACT = 2, RJ_PROVE_DFPN = 3, RJ_PROVE_VCT = 4 };
+enum rj_proof_kind {
+    RJ_PROVE_VCF = 0,
+    RJ_PROVE_UTSS = 1,
+    RJ_PROVE_UTSS_EXACT = 2,
+    RJ_PROVE_DFPN = 3,
+    RJ_PROVE_VCT = 4,
+    RJ_PROVE_VCT_DIRECT = 5
+};
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
 

@@ -778,6 +778,7 @@ struct search *rj_start_search(rj_prover *p, rj_board *b, int64_t max_nodes, dou
     s->exact = 0;
     s->stone_limit = RJ_MAX_MOVES;
     s->vcf_cap = RJ_VCT_VCF_CAP;
+    s->direct = 0;
     return s;
 }
 
@@ -843,13 +844,14 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
     if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT && kind != RJ_PROVE_DFPN &&
-        kind != RJ_PROVE_VCT)
+        kind != RJ_PROVE_VCT && kind != RJ_PROVE_VCT_DIRECT)
         return RJ_E_BADKIND;
     const double t0 = rj_now_ns();
     struct search *s = rj_start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
-    if (kind == RJ_PROVE_VCT) {
+    if (kind == RJ_PROVE_VCT || kind == RJ_PROVE_VCT_DIRECT) {
         next_gen(p, s);
+        s->direct = kind == RJ_PROVE_VCT_DIRECT;
         int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
         s->stone_limit = b->nstones + plies;
         int won = rj_vct_prove(s);

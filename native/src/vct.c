@@ -14,9 +14,11 @@
 /* The longest VCF a quiet block may threaten, in fours. */
 #define VCT_THREAT_FOURS 8
 
-static uint64_t vct_salt(int attacker, int stone_limit)
+/* Table keys of one proof: its attacker, its stone limit and whether the defender's fours count. */
+static uint64_t vct_salt(int attacker, int stone_limit, int direct)
 {
-    return KEY_VCT ^ (uint64_t)attacker * 0x9E3779B97F4A7C15ull ^ (uint64_t)(stone_limit + 1) * 0xBF58476D1CE4E5B9ull;
+    return KEY_VCT ^ (uint64_t)attacker * 0x9E3779B97F4A7C15ull ^ (uint64_t)(stone_limit + 1) * 0xBF58476D1CE4E5B9ull ^
+           (direct ? 0x94D049BB133111EBull : 0);
 }
 
 /* Did a budget of the whole proof (not only a check's own cap) run out? */
@@ -210,6 +212,8 @@ static int vct_moves(struct search *s, int attacker, int ply, rj_list *moves)
     if (level == 0) /* the attacker's last move, a block, made no four or three */
         return vcf_threat_answers(s, o, ply, moves);
     rj_defence(b, moves);
+    if (s->direct) /* no delaying fours: the search that settles in a fraction of the nodes */
+        return moves->n ? 0 : 1;
     for (int i = 0; i < moves->n; i++)
         rj_points_add(&seen, moves->pos[i]);
     RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
@@ -339,7 +343,7 @@ static void read_line(struct search *s, int attacker)
 int rj_vct_prove(struct search *s)
 {
     const int attacker = s->b->to_move;
-    s->salt = vct_salt(attacker, s->stone_limit);
+    s->salt = vct_salt(attacker, s->stone_limit, s->direct);
     uint32_t pn, dn;
     mid(s, attacker, 0, RJ_PN_INF, RJ_PN_INF, &pn, &dn);
     s->pv_len[0] = 0;
@@ -412,7 +416,7 @@ static int verify_or(struct verify *v)
     s->vcf_cap = RJ_VCT_VCF_CAP;
     s->mc = v->p->mc;
     s->gen = v->gen;
-    s->salt = vct_salt(c, v->stone_limit);
+    s->salt = vct_salt(c, v->stone_limit, 0);
     uint32_t pn, dn;
     mid(s, c, 0, RJ_PN_INF, RJ_PN_INF, &pn, &dn);
     v->nodes += s->nodes;
