@@ -152,8 +152,7 @@ def test_the_check_with_dfpn_refutes_the_move_that_lost():
 @pytest.mark.parametrize("vct", [0.0, 0.4])
 def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch, vct):
     """VCT (when on), then df-pn; when they have searched the opponent's threats out without a win,
-    the UTSS gets the rest of the check's time (for our own wins), and no more than that. The VCT
-    against direct defences, searched out, rules out the exact one, which is not asked."""
+    the UTSS gets the rest of the check's time (for our own wins), and no more than that."""
     before = Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (5, 9)])
     m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct=vct, verify_dfpn=0.8))
     m.search(before, time.monotonic() + 5, 5.0, max_playouts=1)
@@ -168,7 +167,7 @@ def test_after_a_disproof_the_check_gives_utss_the_rest(monkeypatch, vct):
     monkeypatch.setattr(m.prover, "solve", record)
     i = int(np.argmax(m.root.priors))
     m._verify(before.copy(), m.root, i, seconds=0.2)
-    kinds = ["vct-direct", "dfpn", "utss"] if vct else ["dfpn", "utss"]
+    kinds = ["vct", "dfpn", "utss"] if vct else ["dfpn", "utss"]
     assert [kind for kind, _ in calls] == kinds
     assert all(p.result == "unknown" and not p.aborted for _, p in calls[:-1])  # disproved
     assert calls[-1][1].ms <= 0.2 * 1000 - sum(p.ms for _, p in calls[:-1]) + 5

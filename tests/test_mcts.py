@@ -257,40 +257,6 @@ def test_verification_proves_a_deeply_lost_root_move():
         assert b.moves == LOST_GAME  # the board is unchanged
 
 
-def test_the_checks_direct_vct_is_confirmed_cleared_or_kept(monkeypatch):
-    """The check's VCT share (verify_direct): a direct win the exact VCT proves is a proof; one the
-    exact VCT searches out without a win is cleared; one it cannot settle in time stands as the
-    refutation; a direct search finished without a win skips the exact VCT."""
-    from tests.test_vct import vct_record
-    m = MCTS(HeuristicEvaluator(), MCTSConfig())
-    won = Board.from_moves(LOST_GAME + [(5, 8)])  # white's deep win after black's losing move
-    assert m._opponent_vct(won, 5.0).result == "win"
-    escape = vct_record("pentazen-game v6-23/0079 ply 35")  # black's delaying fours escape
-    cleared = m._opponent_vct(escape, 5.0)
-    assert cleared.result == "unknown" and not cleared.aborted
-    kinds = []
-    real_solve = m.prover.solve
-
-    def cut_off_exact(board, kind, **kw):
-        kinds.append(kind)
-        proof = real_solve(board, kind, **kw)
-        if kind == "vct":  # as if the share ran out
-            proof.result, proof.aborted, proof.line = "unknown", True, []
-        return proof
-
-    monkeypatch.setattr(m.prover, "solve", cut_off_exact)
-    kept = m._opponent_vct(escape, 5.0)
-    assert kept.result == "win" and kept.line and escape.is_legal(*kept.line[0])
-    assert kinds == ["vct-direct", "vct"]
-    kinds.clear()
-    assert m._opponent_vct(Board.from_moves([(7, 7), (7, 8), (8, 8)]), 5.0) is None
-    assert kinds == ["vct-direct"]
-    m.cfg.verify_direct = False
-    kinds.clear()
-    m._opponent_vct(won, 5.0)
-    assert kinds == ["vct"]  # the exact VCT alone, as before
-
-
 def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):
     """The early stop (best move cannot be overtaken) only when saved time is banked."""
     b = Board.from_moves([(7, 7), (8, 8)])

@@ -56,11 +56,6 @@ class MCTSConfig:
     # sequences real engines win by), then of what is left to df-pn (which also tries quiet moves
     # near the root); UTSS gets the rest, for our own wins too (0 and 0: UTSS only).
     verify_vct: float = 0.4
-    # That share goes first to the VCT against direct defences only ("vct-direct": no delaying
-    # fours of ours), which settles in a fraction of the exact one's nodes: its complete search
-    # rules out the exact VCT, and its win is confirmed or cleared by the exact VCT in the share
-    # left; a win neither confirmed nor cleared counts as a refutation.
-    verify_direct: bool = True
     verify_dfpn: float = 0.6
     verify_dfpn_plies: int = 40
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
@@ -473,7 +468,8 @@ class MCTS:
             proof = None
             vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
             if vct_share > 0:
-                proof = self._opponent_vct(b, seconds * vct_share)
+                proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b),
+                                          budget_ms=seconds * vct_share * 1000)
             left = end - time.monotonic()
             share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
             if (proof is None or proof.result != "win") and share > 0 and left > 0.001:
@@ -490,23 +486,6 @@ class MCTS:
         if proof.result in ("win", "loss"):
             win = proof.line[0] if proof.result == "win" and proof.line else (-1, -1)
             lib.rj_tree_prove_child(self._tree, root.id, i, 1 if proof.result == "win" else -1, *win)
-
-    def _opponent_vct(self, b: Board, seconds: float):
-        """The side to move's VCT within `seconds` (the check's VCT share): a Proof whose "win"
-        refutes our move, or None. With verify_direct, the direct-defence VCT first (see
-        MCTSConfig)."""
-        plies = self._vct_plies(b)
-        if not self.cfg.verify_direct:
-            return self.prover.solve(b, "vct", max_depth=plies, budget_ms=seconds * 1000)
-        end = time.monotonic() + seconds
-        direct = self.prover.solve(b, "vct-direct", max_depth=plies, budget_ms=seconds * 1000)
-        if direct.result != "win":
-            return None  # complete: no exact VCT either; cut off: the exact one would not finish
-        left = end - time.monotonic()
-        exact = self.prover.solve(b, "vct", max_depth=plies, budget_ms=left * 1000) if left > 0.001 else None
-        if exact is not None and (exact.result == "win" or not exact.aborted):
-            return exact  # confirmed, or cleared by a complete search
-        return direct
 
     def _decided(self, visits: np.ndarray, playouts: int, spent: float, left: float) -> bool:
         """Stop when the most visited move can no longer be overtaken in the time left."""
