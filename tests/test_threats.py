@@ -90,6 +90,10 @@ def test_solve_cli_json_and_errors():
     r = run_solve("--black", "h8,i8,j8", "--white", "h9,i9,j9", "--to-move", "white", "--kind", "vct")
     out = json.loads(r.stdout)
     assert r.returncode == 0 and out["result"] == "win" and out["line"][0] in ("g9", "k9") and len(out["line"]) == 3
+    r = run_solve("--black", "h8,i8,j8,h10", "--white", "h9,i9,j9,g8", "--to-move", "black", "--kind", "vct-direct",
+                  "--budget-nodes", "100000")
+    out = json.loads(r.stdout)  # white's open three outruns black's threats: searched out, no win
+    assert r.returncode == 0 and out["result"] == "unknown" and out["nodes"] < 100000
     for bad in (["--moves", "h8,zz"], ["--moves", "h8,h8"], ["--black", "h8", "--white", "h8"],
                 ["--moves", "h8,h9,i8,i9,j8,j9,k8,k9,l8"], ["--kind", "nope"], ["--black", "z99"],
                 ["--moves", "7,7;7,7"]):
