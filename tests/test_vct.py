@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from engine.bench.prover import VCT_SET, board_of, load
 from engine.board import Board, Color, Result, Rule
 from engine.native import BoardError
 from engine.prover import Prover
@@ -121,16 +122,21 @@ def test_the_defenders_own_threat_changes_the_race():
     assert Prover().solve(near_three, "vct").line[0] in ((5, 5), (1, 1))
 
 
+def random_positions(seed: int, rule: Rule, games: int = 90):
+    """Positions of random games (14 to 69 moves), those not already decided."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        board = random_game(rng, rule, rng.randrange(14, 70))
+        if not board.game_over:
+            yield board
+
+
 @pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
 def test_vct_on_random_positions_against_utss(rule):
     """Every VCT proof replays and verifies; VCT never claims a win where UTSS proves the side to
     move lost; and what UTSS proves within fours and threes at 7 plies, VCT proves too."""
-    rng = random.Random(29)
     p, wins, compared = Prover(tt_bits=20), 0, 0
-    for _ in range(90):
-        board = random_game(rng, rule, rng.randrange(14, 70))
-        if board.game_over:
-            continue
+    for board in random_positions(29, rule):
         p.clear()
         utss = p.solve(board, "utss", max_depth=7, budget_nodes=300_000, threat_depth=1)
         won = proved_and_verified(board, nodes=2_000_000)
@@ -180,21 +186,16 @@ def line_still_wins(p: Prover, board: Board, line: list) -> None:
 
 def vct_record(source: str) -> Board:
     """A position of tests/data/vct_positions.jsonl (real games; the file's header says whence)."""
-    from engine.bench.prover import VCT_SET, board_of, load
     return board_of(next(r for r in load(VCT_SET) if r["source"] == source))
 
 
 @pytest.mark.parametrize("rule", [Rule.RENJU, Rule.FREESTYLE])
 def test_direct_vct_bounds_the_vct_on_random_positions(rule):
     """vct-direct leaves out only the defender's delaying fours, so every VCT win is a direct win,
-    and a direct search that finishes without one rules the VCT out; its line replays legally to
-    the attacker's five (a line against direct defences)."""
-    rng = random.Random(31)
+    and a direct search that finishes without one rules the VCT out; its line (against direct
+    defences) replays legally towards the attacker's five (line_still_wins)."""
     p, exact_wins, ruled_out = Prover(tt_bits=20), 0, 0
-    for _ in range(90):
-        board = random_game(rng, rule, rng.randrange(14, 70))
-        if board.game_over:
-            continue
+    for board in random_positions(31, rule):
         p.clear()
         exact = p.solve(board, "vct", budget_nodes=500_000)
         p.clear()

@@ -187,7 +187,7 @@ def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str,
         if not recs:
             continue
         prover = Prover(tt_bits=20)
-        times, nodes, spent, disproved, verdicts, dfpn_won, pure_times = [], 0, 0.0, 0, {}, 0, []
+        times, nodes, spent, ruled_out_n, verdicts, dfpn_won, pure_times = [], 0, 0.0, 0, {}, 0, []
         direct_times, direct_nodes, direct_spent, exact_of_direct = [], 0, 0.0, {"win": 0, "out": 0, "open": 0}
         for r in recs:
             b = board_of(r)
@@ -205,7 +205,7 @@ def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str,
             times.append(p.ms if p.result == "win" else float("inf"))
             # searched out by either search: no VCT exists (the direct one's space holds the exact one's)
             ruled_out = (p.result != "win" and not p.aborted) or (d.result != "win" and not d.aborted)
-            disproved += ruled_out
+            ruled_out_n += ruled_out
             if not ruled_out:
                 pure_times.append(times[-1])
             if p.result == "win":
@@ -219,9 +219,9 @@ def vct_rows(verify_ms: float = 20_000, path: Path = VCT_SET) -> list[tuple[str,
         rows.append((f"VCT, {name} ({n}): proved within 10 / 100 / 1000 ms", shares,
                      ">= 95% at 1000 ms" if name.startswith("Gomocup") else ""))
         rows.append((f"VCT, {name}: median, nodes/s, ruled out (quiet moves needed)",
-                     f"{median:.2f} ms, {nodes / max(spent, 1e-9) / 1e3:.2f} M, {disproved}",
+                     f"{median:.2f} ms, {nodes / max(spent, 1e-9) / 1e3:.2f} M, {ruled_out_n}",
                      "median <= 50 ms" if name.startswith("Gomocup") else ""))
-        pure, won = n - disproved, sum(t <= 1000 for t in times)
+        pure, won = n - ruled_out_n, sum(t <= 1000 for t in times)
         pure_median = f"{statistics.median(pure_times):.2f} ms" if pure_times else "-"
         rows.append((f"VCT, {name}: proved within 1000 ms of the {pure} pure threat-sequence wins (not ruled "
                      f"out); their median", f"{won} ({won / max(pure, 1):.1%}); {pure_median}",
@@ -328,7 +328,7 @@ def render(rows, command: str) -> str:
                    "2019-2020 Renju positions from which the winner won by continuous fours and threes and "
                    "where PentaZen (fa37343, 1 s) announced a forced win, and the positions of games "
                    "PentaZen won against the engine after announcing one. A position the VCT or "
-                   "VCT-direct searches out within its second (\"disproved\") has no VCT, so its win "
+                   "VCT-direct searches out within its second (\"ruled out\") has no VCT, so its win "
                    "needs quiet moves; the \"pure threat-sequence wins\" rows count the others. VCT-direct is the "
                    "same search without the defender's delaying fours (`--kind vct-direct`): its wins are "
                    "not proofs, and the row after it says how many the VCT confirms. The search rows: at "
