@@ -64,6 +64,7 @@ CDEF = """
 #define RJ_MAX_VCT_PLIES ...
 #define RJ_AB_WIN ...
 #define RJ_FEATURE_VERSION ...
+#define RJ_PLANES_V1 ...
 #define RJ_PLANES ...
 #define RJ_PROVE_VCF ...
 #define RJ_PROVE_UTSS ...
@@ -154,6 +155,7 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
                       int16_t *ys, int *threatened);
 
 int rj_planes(rj_board *b, float *out);
+int rj_planes_version(rj_board *b, int version, float *out);
 int rj_puct_select(const float *prior, const float *visits, const float *value_sum, const int8_t *proven, int k,
                    float c_puct, float fpu);
 int rj_point_scores(rj_board *b, int32_t *out);
@@ -173,6 +175,7 @@ typedef struct {
     int transposition_q;
     int draw_stones;
     int draw_fade;
+    int feature_version;
 } rj_tree_config;
 typedef struct {
     int32_t first;

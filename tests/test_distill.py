@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from engine.board import FEATURE_PLANES, Board, Rule  # noqa: E402
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board, Rule  # noqa: E402
 from engine.board.symmetry import transform  # noqa: E402
 from engine.train import distill  # noqa: E402
 from engine.train.buffer import ReplayBuffer  # noqa: E402
@@ -149,4 +149,35 @@ def test_distill_runs_end_to_end_with_search_targets(tmp_path):
     assert side["positions"] == 8  # the games' positions after the opening; the searched 3 among them
     assert side["held_out"] == 3 and len(side["validation"]) == 2
     assert out.exists() and out.with_suffix(".pt").exists()
+
+
+def test_an_older_layout_is_recomputed_and_an_older_net_widened(tmp_path):
+    """Search targets written with version 1's 7 planes get today's planes back from their
+    stones, and an --init net of version 1 trains on as a net of today's version."""
+    from engine.net.onnx_eval import ONNXEvaluator
+
+    boards = [Board.from_moves([(7, 7), (8, 8), (6, 8)], rule=Rule.RENJU),
+              Board.from_moves([(7, 7), (8, 8), (6, 8), (8, 6), (9, 9), (8, 7)], rule=Rule.RENJU)]
+    today = np.stack([b.planes() for b in boards]).astype(np.uint8)
+    assert np.array_equal(distill.current_planes(today[:, :PLANES_OF_VERSION[1]]), today)
+    assert distill.current_planes(today) is today
+    torch.manual_seed(3)
+    old = PolicyValueNet(NetConfig(channels=8, blocks=1, planes=PLANES_OF_VERSION[1])).eval()
+    export_onnx(old, tmp_path / "teacher.onnx", 15)
+    torch.save({"net": old.state_dict(), "net_cfg": {"channels": 8, "blocks": 1, "threat_planes": True}},
+               tmp_path / "init.pt")  # written before net_cfg named its planes
+    moves = [[7, 7], [7, 6], [8, 6], [5, 5], [9, 9], [6, 6], [9, 7], [6, 8], [10, 8], [4, 4]]
+    games = [{"black": "a", "white": "b", "opening": moves[:3], "moves": moves[3:], "winner": "white"}] * 2
+    (tmp_path / "results.json").write_text(json.dumps(games))
+    rng = np.random.default_rng(0)
+    policy = rng.random((2, 225)).astype(np.float32)
+    np.savez(tmp_path / "old.npz", planes=today[:, :PLANES_OF_VERSION[1]], policy=policy / policy.sum(1, keepdims=True),
+             value=np.array([0.5, -0.5], np.float32), z=np.array([1.0, -1.0], np.float32), game=np.array([0, 0]))
+    out = tmp_path / "student.onnx"
+    assert distill.main(["--teacher", str(tmp_path / "teacher.onnx"), "--init", str(tmp_path / "init.pt"),
+                         "--matches", str(tmp_path / "results.json"), "--search-targets", str(tmp_path / "old.npz"),
+                         "--out", str(out), "--epochs", "1", "--batch", "4"]) == 0
+    ev = ONNXEvaluator(out)
+    assert ev.planes == FEATURE_PLANES and ev.metadata["feature_version"] == str(FEATURE_VERSION)
+    assert json.loads(out.with_suffix(".json").read_text())["feature_version"] == FEATURE_VERSION
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board
 from engine.net.evaluator import HeuristicEvaluator, ModelError
 from engine.net.onnx_eval import ONNXEvaluator, load_evaluator
 
@@ -13,11 +13,11 @@ onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 
-def tiny_net(path, version=FEATURE_VERSION, seed=0):
+def tiny_net(path, version=FEATURE_VERSION, seed=0, planes=FEATURE_PLANES):
     """policy = conv1x1(planes) flattened; value = tanh(mean over points of conv1x1 . w + b)."""
     rng = np.random.default_rng(seed)
-    wp = rng.normal(size=(1, FEATURE_PLANES, 1, 1)).astype(np.float32)
-    wv = rng.normal(size=(1, FEATURE_PLANES, 1, 1)).astype(np.float32)
+    wp = rng.normal(size=(1, planes, 1, 1)).astype(np.float32)
+    wv = rng.normal(size=(1, planes, 1, 1)).astype(np.float32)
     bv = np.array([0.1], dtype=np.float32)
     nodes = [
         helper.make_node("Conv", ["planes", "wp"], ["p4"]),
@@ -29,7 +29,7 @@ def tiny_net(path, version=FEATURE_VERSION, seed=0):
     ]
     graph = helper.make_graph(
         nodes, "tiny",
-        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", FEATURE_PLANES, "size", "size"])],
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", planes, "size", "size"])],
         [helper.make_tensor_value_info("policy", TensorProto.FLOAT, ["batch", None]),
          helper.make_tensor_value_info("value", TensorProto.FLOAT, ["batch", 1])],
         [numpy_helper.from_array(wp, "wp"), numpy_helper.from_array(wv, "wv"), numpy_helper.from_array(bv, "bv")])
@@ -63,6 +63,24 @@ def test_onnx_agrees_with_reference(tmp_path):
     assert logits.shape == (3, 225) and values.shape == (3,)
     np.testing.assert_allclose(logits, ref_p, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(values, ref_v, rtol=1e-5, atol=1e-5)
+
+
+def test_a_model_of_an_older_feature_version_reads_the_first_planes(tmp_path):
+    path = tmp_path / "v1.onnx"
+    wp, wv, bv = tiny_net(path, version=1, planes=PLANES_OF_VERSION[1])
+    ev = ONNXEvaluator(path)
+    assert ev.planes == PLANES_OF_VERSION[1] < FEATURE_PLANES
+    bs = boards()
+    planes = np.stack([b.planes() for b in bs])
+    assert planes[:, PLANES_OF_VERSION[1]:].any()  # today's extra planes are there, and not read
+    ref_p, ref_v = reference(planes[:, :PLANES_OF_VERSION[1]], wp, wv, bv)
+    for logits, values in (ev.evaluate(bs), ev.evaluate_planes(planes)):
+        np.testing.assert_allclose(logits, ref_p, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(values, ref_v, rtol=1e-5, atol=1e-5)
+    wrong = tmp_path / "wrong.onnx"
+    tiny_net(wrong, version=1, planes=FEATURE_PLANES)  # says version 1, takes today's planes
+    with pytest.raises(ModelError, match="does not take"):
+        ONNXEvaluator(wrong)
 
 
 def test_missing_corrupt_and_wrong_version_fall_back(tmp_path):

@@ -16,7 +16,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, Rule  # noqa: E402
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board, Rule  # noqa: E402
 from engine.native import lib  # noqa: E402
 from engine.net.evaluator import HeuristicEvaluator  # noqa: E402
 from engine.net.onnx_eval import ONNXEvaluator  # noqa: E402
@@ -178,7 +178,7 @@ def test_without_threat_planes_the_net_ignores_them():
     net = PolicyValueNet(NetConfig(channels=8, blocks=1, threat_planes=False)).eval()
     x = (torch.rand(2, FEATURE_PLANES, 9, 9) < 0.3).float()
     y = x.clone()
-    y[:, 4:7] = 1 - y[:, 4:7]
+    y[:, 4:] = 1 - y[:, 4:]
     with torch.no_grad():
         assert torch.allclose(net(x)[0], net(y)[0]) and torch.allclose(net(x)[1], net(y)[1])
         y[:, 0] = 1 - y[:, 0]
@@ -279,6 +279,32 @@ def test_export_matches_torch_and_carries_the_feature_version(tmp_path):
         p, v = net.eval()(torch.from_numpy(board.planes()[None]))
     np.testing.assert_allclose(logits[0], p[0].numpy(), atol=1e-4)
     assert values[0] == pytest.approx(float(v[0]), abs=1e-4)
+
+
+def test_a_widened_net_gives_the_old_nets_outputs_and_exports_its_version(tmp_path):
+    """A net of feature version 1 (7 planes) reads the first planes of today's; widened to
+    today's planes with zero weights it answers exactly as before, and each exports its own
+    version."""
+    from engine.train.model import widen_input
+
+    torch.manual_seed(4)
+    old = PolicyValueNet(NetConfig(channels=8, blocks=1, planes=PLANES_OF_VERSION[1])).eval()
+    wide = widen_input(old, FEATURE_PLANES)
+    assert wide.cfg.planes == FEATURE_PLANES and wide.stem[0].weight.shape[1] == FEATURE_PLANES
+    rng = random.Random(1)
+    x = torch.from_numpy(np.stack([random_game(rng, Rule.RENJU, 8 + i, size=9).planes() for i in range(6)]))
+    assert x[:, PLANES_OF_VERSION[1]:].any()
+    with torch.no_grad():
+        for a, b in zip(old(x), wide(x)):
+            assert torch.equal(a, b)
+    for net, version in ((old, 1), (wide, FEATURE_VERSION)):
+        path = tmp_path / f"v{version}.onnx"
+        export_onnx(net, path, 9)
+        ev = ONNXEvaluator(path)
+        assert ev.metadata["feature_version"] == str(version) and ev.planes == PLANES_OF_VERSION[version]
+        np.testing.assert_allclose(ev.evaluate_planes(x.numpy())[1], wide(x)[1].detach().numpy(), atol=1e-4)
+    with pytest.raises(ValueError):
+        widen_input(wide, PLANES_OF_VERSION[1])
 
 
 def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):

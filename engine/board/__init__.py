@@ -17,6 +17,8 @@ Move = tuple[int, int]
 _POINTS = [[(x, y) for y in range(lib.RJ_MAX_SIZE)] for x in range(lib.RJ_MAX_SIZE)]
 FEATURE_VERSION = int(lib.RJ_FEATURE_VERSION)  # input-plane layout, checked against models' metadata
 FEATURE_PLANES = int(lib.RJ_PLANES)
+# Each layout extends the one before: a model of version v reads the first PLANES_OF_VERSION[v].
+PLANES_OF_VERSION = {1: int(lib.RJ_PLANES_V1), FEATURE_VERSION: FEATURE_PLANES}
 
 
 class Color(enum.IntEnum):
@@ -339,16 +341,16 @@ class Board:
 
     # ---- network input ------------------------------------------------------------------
 
-    def planes(self, out: np.ndarray | None = None) -> np.ndarray:
-        """float32 [FEATURE_PLANES, size, size] input planes from the side to move's view (layout:
-        native/include/renju.h, version FEATURE_VERSION), filled by one C call; `out` is reused."""
+    def planes(self, out: np.ndarray | None = None, version: int = FEATURE_VERSION) -> np.ndarray:
+        """float32 [planes, size, size] input planes from the side to move's view (layout:
+        native/include/renju.h), those of feature `version` (PLANES_OF_VERSION[version] of
+        them), filled by one C call; `out` is reused."""
+        shape = (PLANES_OF_VERSION[version], self.size, self.size)
         if out is None:
-            out = np.zeros((FEATURE_PLANES, self.size, self.size), dtype=np.float32)
-        elif (out.shape != (FEATURE_PLANES, self.size, self.size) or out.dtype != np.float32
-              or not out.flags.c_contiguous):  # the C call would write past a smaller buffer
-            shape = (FEATURE_PLANES, self.size, self.size)
+            out = np.zeros(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"planes need a C-contiguous float32 array of shape {shape}, not {out.dtype} {out.shape}")
-        lib.rj_planes(self._b, ffi.from_buffer("float[]", out))
+        lib.rj_planes_version(self._b, version, ffi.from_buffer("float[]", out))
         return out
 
     # ---- patterns -----------------------------------------------------------------------

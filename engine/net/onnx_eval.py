@@ -4,12 +4,12 @@ default; its warnings silenced; nothing on stdout."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board
+from engine.board import PLANES_OF_VERSION, Board
 from engine.net.evaluator import Evaluator, HeuristicEvaluator, ModelError
 
 log = logging.getLogger("pbrain.net")
@@ -28,6 +28,33 @@ def cuda_driver_present() -> bool:
         except OSError:
             continue
     return False
+
+
+def model_version(path: str | Path, meta: dict[str, str]) -> int:
+    """The feature version in a model's metadata `meta` (a ModelError for one this engine cannot
+    compute)."""
+    version = meta.get(META_FEATURE_VERSION)
+    try:
+        return next(v for v in PLANES_OF_VERSION if str(v) == version)
+    except StopIteration:
+        raise ModelError(f"model {path} was trained on input features version {version}, "
+                         f"this engine computes versions {sorted(PLANES_OF_VERSION)}") from None
+
+
+def model_input(planes: np.ndarray, count: int) -> np.ndarray:
+    """planes [batch, FEATURE_PLANES or count, n, n] as a model reading the first `count` takes them."""
+    return planes if planes.shape[1] == count else np.ascontiguousarray(planes[:, :count])
+
+
+def plain_session(path: str | Path) -> Callable[[np.ndarray], list[np.ndarray]]:
+    """A one-provider CPU session for the model at `path` (for training tools) as a function from
+    this engine's planes [batch, FEATURE_PLANES, n, n] to the model's [policy, value]."""
+    import onnxruntime as ort
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    count = PLANES_OF_VERSION[model_version(path, sess.get_modelmeta().custom_metadata_map)]
+    return lambda planes: sess.run(None, {name: model_input(planes, count)})
 
 
 class ONNXEvaluator(Evaluator):
@@ -64,13 +91,11 @@ class ONNXEvaluator(Evaluator):
                 raise ModelError(f"cannot load model {path}: {e}") from None
         self.device = "cuda" if "CUDAExecutionProvider" in self.session.get_providers() else "cpu"
         meta = self.session.get_modelmeta().custom_metadata_map
-        version = meta.get(META_FEATURE_VERSION)
-        if version != str(FEATURE_VERSION):
-            raise ModelError(f"model {path} was trained on input features version {version}, "
-                             f"this engine computes version {FEATURE_VERSION}")
+        self.feature_version = model_version(path, meta)
+        self.planes = PLANES_OF_VERSION[self.feature_version]  # the first this many of today's
         inputs = self.session.get_inputs()
-        if len(inputs) != 1 or inputs[0].shape[1] not in (FEATURE_PLANES, "planes"):
-            raise ModelError(f"model {path} does not take [batch, {FEATURE_PLANES}, size, size] planes")
+        if len(inputs) != 1 or inputs[0].shape[1] not in (self.planes, "planes"):
+            raise ModelError(f"model {path} does not take [batch, {self.planes}, size, size] planes")
         self.input = inputs[0].name
         self.metadata = dict(meta)
         self._buf: np.ndarray | None = None
@@ -78,16 +103,17 @@ class ONNXEvaluator(Evaluator):
 
     def evaluate(self, boards: Sequence[Board]) -> tuple[np.ndarray, np.ndarray]:
         n = boards[0].size
-        shape = (len(boards), FEATURE_PLANES, n, n)
+        shape = (len(boards), self.planes, n, n)
         if self._buf is None or self._buf.shape != shape:
             self._buf = np.zeros(shape, dtype=np.float32)
         for i, board in enumerate(boards):
-            board.planes(self._buf[i])
+            board.planes(self._buf[i], self.feature_version)
         return self.evaluate_planes(self._buf)
 
     def evaluate_planes(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """From planes of this engine's layout (or of the model's own, older one)."""
         k, n = len(planes), planes.shape[-1]
-        policy, value = self.session.run(None, {self.input: planes})
+        policy, value = self.session.run(None, {self.input: model_input(planes, self.planes)})
         return policy.reshape(k, n * n).astype(np.float32), value.reshape(-1).astype(np.float32)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, Board, Move, Rule
+from engine.board import FEATURE_VERSION, PLANES_OF_VERSION, Board, Move, Rule
 from engine.native import ffi, lib
 from engine.net.evaluator import Evaluator
 from engine.prover import Prover
@@ -224,6 +224,8 @@ class MCTS:
         self._ccfg = ffi.new("rj_tree_config *")
         self._counts = ffi.new("int[2]")  # settled playouts, the root child of the last descent
         self._planes: np.ndarray | None = None
+        # the planes the evaluator's net reads (an older net's, at their cost)
+        self._feature_version = getattr(evaluator, "feature_version", FEATURE_VERSION)
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
         self.info = SearchInfo()
@@ -268,6 +270,7 @@ class MCTS:
         c.utss_nodes, c.utss_nodes_ply1 = k.utss_nodes, k.utss_nodes_ply1
         c.threat_vcf_depth, c.threat_nodes = k.threat_vcf_depth, k.threat_nodes
         c.transpositions, c.transposition_q = int(k.transpositions), int(k.transposition_q)
+        c.feature_version = self._feature_version
 
     # ---- tree reuse ---------------------------------------------------------------------
 
@@ -292,7 +295,7 @@ class MCTS:
         leaves to the evaluator; returns the playouts completed."""
         n = b.size
         batch = max(1, min(self.cfg.batch, lib.RJ_TREE_MAX_BATCH))
-        shape = (batch, FEATURE_PLANES, n, n)
+        shape = (batch, PLANES_OF_VERSION[self._feature_version], n, n)
         if self._planes is None or self._planes.shape != shape:
             self._planes = np.zeros(shape, dtype=np.float32)
         wants_planes = self.ev.takes_planes

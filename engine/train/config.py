@@ -8,12 +8,15 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.board import FEATURE_PLANES
+
 
 @dataclass
 class NetConfig:
     channels: int = 32
     blocks: int = 3
-    threat_planes: bool = True  # False (an ablation): planes 5-7 (attack, defence, live-two points) are zeroed
+    planes: int = FEATURE_PLANES  # input planes read: PLANES_OF_VERSION[v] for a net of feature version v
+    threat_planes: bool = True  # False (an ablation): planes 5 on (the sets and threat points) are zeroed
 
 
 @dataclass

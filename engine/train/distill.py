@@ -39,12 +39,12 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from engine.board import FEATURE_VERSION
+from engine.board import FEATURE_PLANES, PLANES_OF_VERSION, Board, Color
 from engine.board.symmetry import outputs_in_each
 from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
-from engine.train.model import PolicyValueNet, export_onnx, load_weights, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, feature_version, load_weights, widen_input, write_sidecar
 
 log = logging.getLogger("pbrain.train")
 
@@ -76,6 +76,22 @@ def gather(buffers: list[str], matches: list[str]) -> Positions:
     return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group))
 
 
+def current_planes(planes: np.ndarray) -> np.ndarray:
+    """Planes of an older feature version (a searchtargets file written before the layout grew) in
+    today's layout, recomputed from their stones and side to move (planes 0-2 of every version):
+    Renju positions, as every kept file holds."""
+    if planes.shape[1] == FEATURE_PLANES:
+        return planes
+    n = planes.shape[-1]
+    out = np.zeros((len(planes), FEATURE_PLANES, n, n), np.float32)
+    for i, p in enumerate(planes):
+        me = Color.BLACK if p[2, 0, 0] else Color.WHITE
+        mine, theirs = (list(zip(*np.nonzero(p[k].T))) for k in (0, 1))
+        black, white = (mine, theirs) if me == Color.BLACK else (theirs, mine)
+        Board.from_stones(black, white, to_move=me, size=n).planes(out[i])
+    return out.astype(planes.dtype)
+
+
 def add_positions(pos: Positions, planes: np.ndarray, z: np.ndarray, game: np.ndarray) -> tuple[Positions, np.ndarray]:
     """`pos` with those of the given positions it lacks appended (a new group per game); and the
     index in the result of each given position."""
@@ -105,13 +121,12 @@ def blend_targets(policy: np.ndarray, value: np.ndarray, where: np.ndarray, sear
 def ensemble_targets(model: str | Path, planes: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
     """The teacher's softmax [N, n*n] and value [N], each the mean over the 8 symmetries of the
     position (a policy computed on a turned board is turned back before it is averaged)."""
-    import onnxruntime as ort
+    from engine.net.onnx_eval import plain_session
 
-    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-    name = sess.get_inputs()[0].name
+    run = plain_session(model)
     policy = np.zeros((len(planes), planes.shape[-1] ** 2), np.float64)
     value = np.zeros(len(planes), np.float64)
-    for _, logits, v in outputs_in_each(lambda x: sess.run(None, {name: x}), planes, batch):
+    for _, logits, v in outputs_in_each(run, planes, batch):
         logits = logits.astype(np.float64)
         e = np.exp(logits - logits.max(1, keepdims=True))
         policy += e / e.sum(1, keepdims=True)
@@ -205,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="an engine.train.searchtargets file (repeatable); its positions join the --matches ones")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
+    ap.add_argument("--planes", type=int, default=FEATURE_PLANES, choices=sorted(PLANES_OF_VERSION.values()),
+                    help="input planes the net reads; an --init net reading fewer is widened, the new planes' "
+                         "weights zero")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = match_files(args.matches or [])
@@ -212,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
     searched, searched_by = None, None
     if args.search_targets:
         files = [np.load(f) for f in args.search_targets]
-        searched = {k: np.concatenate([f[k] for f in files]) for k in ("planes", "policy", "value", "z", "game")}
+        searched = {k: np.concatenate([current_planes(f[k]) if k == "planes" else f[k] for f in files])
+                    for k in ("planes", "policy", "value", "z", "game")}
         searched_by = [str(f["made_by"]) if "made_by" in f.files else None for f in files]
         pos, where = add_positions(pos, searched["planes"], searched["z"], searched["game"])
     log.info("%d positions from %d games", len(pos.z), int(pos.group.max()) + 1)
@@ -224,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         blend_targets(policy, value, where, searched["policy"], searched["value"], *weights)
         log.info("%d positions with search targets", len(where))
     target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
-    net = load_weights(args.init)
+    net = widen_input(load_weights(args.init), args.planes)
     net_cfg = net.cfg
     held = np.array([is_held_out(int(g)) for g in pos.group])
     repeat = None
@@ -241,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
                args.out.with_suffix(".pt"))
     write_sidecar(args.out, {
         "made_by": "python -m engine.train.distill " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.date.today().isoformat(), "feature_version": FEATURE_VERSION,
+        "date": datetime.date.today().isoformat(), "feature_version": feature_version(net_cfg),
         "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
         "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board
+from engine.board import FEATURE_PLANES, Board
 from engine.players import Limits, PatternPlayer
 
 
@@ -55,8 +55,13 @@ def quantize(model: Path, out: Path, positions: np.ndarray) -> None:
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
+    from engine.board import PLANES_OF_VERSION
+    from engine.net.onnx_eval import model_input, model_version
+
     source = onnx.load(str(model))
     name = source.graph.input[0].name
+    count = PLANES_OF_VERSION[model_version(model, {p.key: p.value for p in source.metadata_props})]
+    positions = model_input(positions, count)
 
     class Reader(CalibrationDataReader):
         def __init__(self) -> None:
@@ -80,10 +85,12 @@ def quantize(model: Path, out: Path, positions: np.ndarray) -> None:
 
 def compare(float_model: Path, int8_model: Path, positions: np.ndarray, batch: int = 8) -> dict:
     """Top-1 policy agreement, mean absolute value difference, and ms per batch for each net."""
-    from engine.net.onnx_eval import ONNXEvaluator
+    from engine.net.onnx_eval import ONNXEvaluator, model_input
 
-    a, b = (ONNXEvaluator(path, threads=1, gpu=False).session for path in (float_model, int8_model))
+    ev = ONNXEvaluator(float_model, threads=1, gpu=False)
+    a, b = ev.session, ONNXEvaluator(int8_model, threads=1, gpu=False).session
     name = a.get_inputs()[0].name
+    positions = model_input(positions, ev.planes)
     pa, va = a.run(None, {name: positions})
     pb, vb = b.run(None, {name: positions})
     pa, pb = pa.reshape(len(positions), -1), pb.reshape(len(positions), -1)
@@ -102,7 +109,8 @@ def compare(float_model: Path, int8_model: Path, positions: np.ndarray, batch: i
         timing[label] = (time.perf_counter() - t0) / reps * 1000
     return {"top1_agreement": float((top_a == top_b).mean()),
             "value_mae": float(np.abs(va.reshape(-1) - vb.reshape(-1)).mean()),
-            "ms_per_batch_float": timing["float"], "ms_per_batch_int8": timing["int8"], "batch": batch}
+            "ms_per_batch_float": timing["float"], "ms_per_batch_int8": timing["int8"], "batch": batch,
+            "feature_version": int(ev.metadata["feature_version"])}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in report.items():
         print(f"{key:20s} {value:.4g}" if isinstance(value, float) else f"{key:20s} {value}")
     sidecar = {"made_by": "python -m engine.train.quantize", "date": datetime.date.today().isoformat(),
-               "source": args.model.name, "feature_version": FEATURE_VERSION,
+               "source": args.model.name, "feature_version": report.pop("feature_version"),
                "method": "onnxruntime quantize_static, QDQ, per-channel int8 weights, uint8 activations",
                "calibration_positions": args.calibration, "seed": args.seed, "comparison": report}
     args.out.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")

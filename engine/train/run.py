@@ -17,13 +17,12 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from engine.board import FEATURE_VERSION
 from engine.train.buffer import ReplayBuffer
 from engine.train.config import RunConfig
 from engine.train.evaluate import eval_game
 from engine.train.inference import serve
 from engine.train.learner import Learner
-from engine.train.model import PolicyValueNet, export_onnx, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, feature_version, write_sidecar
 from engine.train.selfplay import init_remote_worker, init_worker, worker_game
 
 log = logging.getLogger("pbrain.train")
@@ -179,7 +178,7 @@ class Run:
 
     def sidecar(self) -> dict:
         return {"made_by": "python -m engine.train", "date": datetime.date.today().isoformat(),
-                "feature_version": FEATURE_VERSION, "iterations": self.state["iteration"],
+                "feature_version": feature_version(self.cfg.net), "iterations": self.state["iteration"],
                 "selfplay_games": self.state["games"], "positions": self.state["positions"],
                 "training_steps": self.state["steps"], "config": json.loads(self.cfg.to_json())}
 

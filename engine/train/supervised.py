@@ -47,12 +47,12 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from engine.board import FEATURE_PLANES, FEATURE_VERSION, Board, BoardError, Rule
+from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board, BoardError, Rule
 from engine.records import load
 from engine.records.game import Game, RecordError
 from engine.train.augment import augment_batch
 from engine.train.config import NetConfig
-from engine.train.model import PolicyValueNet, export_onnx, load_weights, write_sidecar
+from engine.train.model import PolicyValueNet, export_onnx, feature_version, load_weights, widen_input, write_sidecar
 from engine.train.unfold import unfold
 
 log = logging.getLogger("pbrain.train")
@@ -443,6 +443,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--epochs", type=int, default=4, help="epochs in all (a rerun with more trains on)")
     ap.add_argument("--channels", type=int, default=32, help="the net's width (the shipped net: 32)")
     ap.add_argument("--blocks", type=int, default=3, help="residual blocks (the shipped net: 3)")
+    ap.add_argument("--planes", type=int, default=FEATURE_PLANES, choices=sorted(PLANES_OF_VERSION.values()),
+                    help="input planes the net reads (its feature version's); an --init net reading fewer is "
+                         "widened, the new planes' weights zero")
     ap.add_argument("--batch", type=int, default=256, help="positions a step")
     ap.add_argument("--lr", type=float, default=2e-3, help="the peak learning rate (AdamW)")
     ap.add_argument("--schedule", choices=("cosine", "step"), default="cosine",
@@ -507,10 +510,10 @@ def main(argv: list[str] | None = None) -> int:
                if args.teacher else None)
     torch.manual_seed(args.seed)
     if args.init:
-        net = initial_net(Path(args.init), data, train_idx).to(device)
+        net = widen_input(initial_net(Path(args.init), data, train_idx), args.planes).to(device)
         net_cfg = net.cfg
     else:
-        net_cfg = NetConfig(channels=args.channels, blocks=args.blocks)
+        net_cfg = NetConfig(channels=args.channels, blocks=args.blocks, planes=args.planes)
         net = PolicyValueNet(net_cfg).to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     # What the checkpoint must share with this command: other values would change the data or the net.
@@ -557,7 +560,7 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
                out / "model.pt")
     write_sidecar(model, {
         "made_by": "python -m engine.train.supervised " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "date": datetime.date.today().isoformat(), "feature_version": FEATURE_VERSION,
+        "date": datetime.date.today().isoformat(), "feature_version": feature_version(cfg),
         "records": args.records, "rules": args.rule, **data.info,
         "training_positions": train_positions, "validation_games": val_games, "validation_positions": val_positions,
         "val_share": args.val_share, "epochs": history[-1]["epoch"], "batch": args.batch, "lr": args.lr,

@@ -50,7 +50,8 @@ def onnx_weights(path: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[
             raise ValueError(f"{path}: metadata says {key} {meta[key]}, the graph {value}")
     mask = init.get("plane_mask")
     threat = bool(mask is None or mask.min() > 0)
-    return convs, init, NetConfig(channels=channels, blocks=blocks, threat_planes=threat)
+    return convs, init, NetConfig(channels=channels, blocks=blocks, threat_planes=threat,
+                                   planes=convs[0][0].shape[1])
 
 
 def unfold(path: Path, planes: np.ndarray) -> PolicyValueNet:

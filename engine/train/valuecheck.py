@@ -83,11 +83,10 @@ def buffer_positions(path: str | Path, min_generation: int = -(10**9)) -> tuple[
 def check(model: str | Path, planes: np.ndarray, z: np.ndarray, policy: np.ndarray | None = None,
           batch: int = 256) -> ValueCheck:
     """Score one ONNX net on the positions (and on their policy targets, when given)."""
-    import onnxruntime as ort
+    from engine.net.onnx_eval import plain_session
 
-    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-    name = sess.get_inputs()[0].name
-    outs = [sess.run(None, {name: planes[i:i + batch]}) for i in range(0, len(planes), batch)]
+    run = plain_session(model)
+    outs = [run(planes[i:i + batch]) for i in range(0, len(planes), batch)]
     values = np.concatenate([v.reshape(-1) for _, v in outs])
     result = ValueCheck(len(z), float(np.mean(np.sign(values) == z)), float(np.mean((values - z) ** 2)),
                         float(values.mean()), float(np.abs(values).mean()))
@@ -109,15 +108,13 @@ class SymmetryCheck:
 
 def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: int = 32) -> SymmetryCheck:
     """The net on every position in each of the board's 8 symmetries (policies turned back)."""
-    import onnxruntime as ort
-
     from engine.board.symmetry import outputs_in_each
+    from engine.net.onnx_eval import plain_session
 
-    sess = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-    name = sess.get_inputs()[0].name
+    run = plain_session(model)
     values = np.zeros((len(planes), 8))
     tops = np.zeros((len(planes), 8), dtype=np.int64)
-    for s, logits, v in outputs_in_each(lambda x: sess.run(None, {name: x}), planes, batch):
+    for s, logits, v in outputs_in_each(run, planes, batch):
         values[:, s], tops[:, s] = v, logits.argmax(1)
     mean = values.mean(1)
     return SymmetryCheck(float(np.mean(tops == tops[:, :1])), float(values.std(1).mean()),

@@ -256,16 +256,27 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
 /* ---- neural-network input planes (planes.c) ---- */
 
 /* Version of the input-plane layout below. Written into every exported model's metadata and
- * checked when a model loads: change it whenever a plane changes meaning or order. */
-#define RJ_FEATURE_VERSION 1
-#define RJ_PLANES 7
+ * checked when a model loads: change it whenever a plane changes meaning or order. Each version
+ * extends the one before, so a model of an older version reads the first RJ_PLANES_V<n> planes. */
+#define RJ_FEATURE_VERSION 2
+#define RJ_PLANES_V1 7
+#define RJ_PLANES 18
 /* Fills out[(plane * size + y) * size + x] (float32, RJ_PLANES planes) from the side to move c:
  *   0 c's stones          1 the opponent's stones      2 ones when c is black
  *   3 empty points within 3 (Chebyshev) of a stone      4 A(c), the attack set
  *   5 D(c), the defence set                             6 points where c's stone makes a live two
  *                                                         or better (and c may play)
+ * (version 1 ends here) and, for c (planes 7-11) and the opponent (12-16), the empty points where
+ * that side's stone makes, in some line:
+ *   +0 a five             +1 a straight four            +2 a four with one completion point
+ *   +3 a live three       +4 two or more lines of a live three or better
+ * (all but the five only where that side may play), and
+ *   17 black's forbidden points (Renju only).
  * Returns RJ_PLANES. */
 int rj_planes(rj_board *b, float *out);
+/* The planes of feature version `version` (1 or RJ_FEATURE_VERSION; 0: the latest), at that
+ * version's cost: RJ_PLANES_V1 or RJ_PLANES of them; returns their number, or RJ_E_BADKIND. */
+int rj_planes_version(rj_board *b, int version, float *out);
 
 /* ---- MCTS selection (puct.c) ---- */
 
@@ -298,6 +309,7 @@ typedef struct {
                               short enough to finish before it (RJ_CAP_MARGIN) */
     int draw_fade;         /* > 0: net values shrink linearly to 0 over the last draw_fade plies
                               before draw_stones */
+    int feature_version;   /* the leaves' input planes (rj_planes_version; 0: the latest) */
 } rj_tree_config;
 /* Plies a proof of depth d may take beyond d (a depth-0 UTSS node still sees a five, a double
  * five threat or an undefendable four): proofs near the cap get d <= plies left - this. */
@@ -347,8 +359,8 @@ int rj_tree_advance(rj_tree *t, int x, int y);
 void rj_tree_compact(rj_tree *t);
 /* Runs up to `batch` playouts from the root of board b (the root's position; restored after).
  * Leaves settled by the game, the threat sets or the prover are backed up at once (counted in
- * *playouts); the others wait for the evaluator: their input planes go to
- * planes[j * RJ_PLANES * size * size] (planes may be NULL) and the count of them is returned.
+ * *playouts); the others wait for the evaluator: their input planes (cfg->feature_version's, P of
+ * them) go to planes[j * P * size * size] (planes may be NULL) and the count of them is returned.
  * *root_pick receives the root child of the last descent (-1: none). */
 int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *cfg, int batch, float *planes,
                    int *playouts, int *root_pick);

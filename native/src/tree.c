@@ -502,7 +502,7 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
     if (use_tt)
         tt_check_config(t, cfg);
     const float vl = cfg->virtual_loss;
-    const size_t plane_size = (size_t)RJ_PLANES * b->size * b->size;
+    const size_t plane_size = (size_t)(cfg->feature_version == 1 ? RJ_PLANES_V1 : RJ_PLANES) * b->size * b->size;
     if (batch > RJ_TREE_MAX_BATCH)
         batch = RJ_TREE_MAX_BATCH;
     t->npending = 0;
@@ -572,7 +572,7 @@ int rj_tree_gather(rj_tree *t, rj_board *b, rj_prover *p, const rj_tree_config *
                 const int left = plies_left(b, cfg); /* > 0: settle() takes leaves at the cap */
                 l->fade = cfg->draw_fade > 0 && left < cfg->draw_fade ? (float)left / (float)cfg->draw_fade : 1.0f;
                 if (planes)
-                    rj_planes(b, planes + plane_size * (size_t)t->npending);
+                    rj_planes_version(b, cfg->feature_version, planes + plane_size * (size_t)t->npending);
                 t->npending++;
             }
         }
