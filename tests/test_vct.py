@@ -223,3 +223,14 @@ def test_a_delaying_four_is_what_the_direct_vct_leaves_out():
     assert exact.result == "unknown" and not exact.aborted
     p.clear()
     assert p.verify(board, budget_nodes=20_000_000).result == "refuted"
+
+
+def test_open_numbers_never_add_up_to_a_disproof():
+    """Black to move in a PentaZen game (+v19): a proof of about 1.7 M nodes, whose open
+    children's disproof numbers once summed to RJ_PN_INF, the mark of a proven node, and the root
+    then read as searched out without a win. Sums of open children stay below it now."""
+    board = vct_record("pentazen-game 0020 ply 14")
+    p = Prover(tt_bits=20)
+    proof = p.solve(board, "vct", budget_nodes=4_000_000)
+    assert proof.result == "win", (proof.nodes, proof.aborted)
+    assert p.verify(board, budget_nodes=40_000_000).result == "verified"

@@ -584,14 +584,16 @@ int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t t
     /* OR node: pn = min over children, dn = sum; AND node the other way round */
     uint32_t best_v = RJ_PN_INF + 1, second = RJ_PN_INF, best_pn = 0, best_dn = 0;
     uint64_t sum = 0;
-    int best = -1;
+    int best = -1, settled_child = 0; /* a child settled the way that settles the sum */
     const uint32_t slow_pn = or_node ? slow_move_pn(b) : 0;
     for (int i = 0; i < moves->n; i++) {
         uint32_t cpn, cdn;
         if (!rj_pn_find(s, rj_pn_child_key(b, moves->pos[i], s->salt), &cpn, &cdn))
             dfpn_guess(b, or_node, moves->pos[i], slow_pn, &cpn, &cdn);
         uint32_t v = or_node ? cpn : cdn;
-        sum += or_node ? cdn : cpn;
+        const uint32_t w = or_node ? cdn : cpn;
+        sum += w;
+        settled_child |= w >= RJ_PN_INF;
         if (v < best_v) {
             second = best_v;
             best_v = v;
@@ -602,7 +604,8 @@ int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t t
             second = v;
         }
     }
-    const uint32_t total = sum > RJ_PN_INF ? RJ_PN_INF : (uint32_t)sum;
+    /* a sum of open children stays below RJ_PN_INF however large: only a settled child settles it */
+    const uint32_t total = settled_child ? RJ_PN_INF : sum >= RJ_PN_INF ? RJ_PN_INF - 1 : (uint32_t)sum;
     const uint32_t pn = or_node ? best_v : total, dn = or_node ? total : best_v;
     out->pn = pn;
     out->dn = dn;
