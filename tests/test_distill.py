@@ -105,6 +105,10 @@ def test_search_positions_map_onto_the_gathered_ones_and_the_rest_are_added():
     distill.blend_targets(policy, value, where, search_policy, np.array([1, -1, 1, 0.5], np.float32), 0.5, 1.0)
     assert np.allclose(policy[3], [0.625, 0.125, 0.125, 0.125]) and np.allclose(policy[1], 0.25)
     assert value.tolist() == [0.5, 0, 0, 1, 0, -1, 1]
+    # a search that gave no value at a position (NaN) leaves its value; its policy still blends
+    value[:] = 0.25
+    distill.blend_targets(policy, value, where, search_policy, np.array([np.nan, -1, 1, np.nan], np.float32), 1.0, 0.5)
+    assert np.allclose(value, [0.25, 0.25, 0.25, 0.25, 0.25, -0.375, 0.625]) and policy[3, 0] == 1.0
 
 
 def test_repeated_positions_are_fitted_closer_than_the_rest(tmp_path):

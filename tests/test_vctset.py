@@ -106,28 +106,6 @@ def test_games_ending_in_a_foul_or_stopped_are_skipped():
     assert vctset.threat_cut(GAME[:-1], Color.BLACK) is None
 
 
-@pytest.mark.parametrize("line, ev, win, loss, score, tm", [
-    ("MESSAGE dep 11-23 ev +v17 nd 148k tm 81 sp 1827", "+v17", 17, None, None, 81),
-    ("MESSAGE dep -! ev -v5 nd 2k tm 3 sp 700", "-v5", None, 5, None, 3),
-    ("dep 9-14 ev 123 nd 1957k tm 952 sp 2056", "123", None, None, 123, 952),
-    ("MESSAGE dep -! ev -241 nd 2092k tm 952 sp 2198", "-241", None, None, -241, 952),
-])
-def test_parse_message(line, ev, win, loss, score, tm):
-    e = vctset.parse_message(line)
-    assert (e.ev, e.win, e.loss, e.score, e.tm) == (ev, win, loss, score, tm)
-
-
-@pytest.mark.parametrize("line", ["MESSAGE PentaZen 0.4.17 by Sun Yuliang", "MESSAGE dep ev nd tm",
-                                  "MESSAGE dep 3 ev v+ nd 1", "", "MESSAGE book 6,8"])
-def test_parse_message_skips_other_lines(line):
-    assert vctset.parse_message(line) is None
-
-
-def test_board_block_is_in_move_order_relative_to_the_side_to_move():
-    assert vctset.board_block([(7, 7), (7, 8), (9, 9)]) == ["7,7,2", "7,8,1", "9,9,2"]
-    assert vctset.board_block([(7, 7), (7, 8)]) == ["7,7,1", "7,8,2"]
-
-
 def test_labelling_through_a_fake_pentazen():
     positions = [vctset.position_of(game_of(GAME))]
     [out] = vctset.label(positions, [sys.executable, str(FAKE)], ms=200, progress=False)

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from engine.board import Board, Color, Foul, Move, Pattern, Rule, threat_level
 from engine.board.coords import format_point, parse_points
+from engine.match.evals import board_block, parse_message
 from engine.records import load
 from engine.records.game import Game
 
@@ -236,52 +237,6 @@ def gomocup_positions(paths: list[str | Path], progress: bool = True) -> Harvest
 
 # ---- PentaZen's word on a position ---------------------------------------------------------
 
-@dataclass
-class Eval:
-    """One of PentaZen's `MESSAGE dep ... ev E nd ... tm T ...` lines."""
-
-    ev: str  # as written: "+v17", "-v5", "123"
-    win: int | None = None  # +vN: a forced win in N plies
-    loss: int | None = None  # -vN: a forced loss in N plies
-    score: int | None = None
-    tm: int | None = None  # ms into the move
-
-
-# PentaZen writes its search depth after "dep " as raw character codes, and one of them can be a
-# carriage return: "MESSAGE dep \r-$ ev +v23 nd 176k tm 158 sp 1116". Pipes read in text mode (the
-# match runner's EngineProcess, and so its --log-io transcripts) split that into "MESSAGE dep " and
-# "-$ ev +v23 ...". So every non-move line an engine prints while thinking is kept and parsed, a
-# MESSAGE prefix or not: parse_message finds "ev" wherever it is.
-_EV = re.compile(r"(?:^|\s)ev\s+(\S+)")
-_TM = re.compile(r"(?:^|\s)tm\s+(\d+)")
-_MATE = re.compile(r"([+-])v(\d+)")
-
-
-def parse_message(line: str) -> Eval | None:
-    """PentaZen's search line (with or without its MESSAGE prefix); None for any other line or
-    one that does not parse."""
-    text = line.strip()
-    if text[:8].upper() == "MESSAGE ":
-        text = text[8:]
-    m = _EV.search(text)
-    if not m:
-        return None
-    ev = m.group(1)
-    tm = _TM.search(text)
-    out = Eval(ev, tm=int(tm.group(1)) if tm else None)
-    mate = _MATE.fullmatch(ev)
-    if mate:
-        if mate.group(1) == "+":
-            out.win = int(mate.group(2))
-        else:
-            out.loss = int(mate.group(2))
-    elif re.fullmatch(r"[+-]?\d+", ev):
-        out.score = int(ev)
-    else:
-        return None
-    return out
-
-
 def summarise(messages: Iterable[str], move: Move | None) -> dict:
     """The pentazen fields of a position from one move's messages: the last +vN (or None), the
     tm of the first message that announced +v, the last ev whatever it was, and the move."""
@@ -291,13 +246,6 @@ def summarise(messages: Iterable[str], move: Move | None) -> dict:
             "pentazen_ms": wins[0].tm if wins else None,
             "pentazen_ev": evals[-1].ev if evals else None,
             "pentazen_move": format_point(move) if move is not None else None}
-
-
-def board_block(moves: list[Move]) -> list[str]:
-    """The stones of a BOARD block, in move order: `x,y,1` for the side to move's, `x,y,2` for
-    the opponent's."""
-    to_move = len(moves) % 2  # 0: black to move
-    return [f"{x},{y},{1 if i % 2 == to_move else 2}" for i, (x, y) in enumerate(moves)]
 
 
 def ask_pentazen(moves: list[Move], command: list[str], ms: int = 1000, size: int = 15) -> dict:

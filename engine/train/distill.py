@@ -113,9 +113,12 @@ def add_positions(pos: Positions, planes: np.ndarray, z: np.ndarray, game: np.nd
 
 def blend_targets(policy: np.ndarray, value: np.ndarray, where: np.ndarray, search_policy: np.ndarray,
                   search_value: np.ndarray, policy_weight: float, value_weight: float) -> None:
-    """The targets at `where` moved towards the search's, in place."""
+    """The targets at `where` moved towards the search's, in place; a NaN search value (a teacher
+    that gave none there) leaves the value as it is."""
     policy[where] = (1 - policy_weight) * policy[where] + policy_weight * search_policy
-    value[where] = (1 - value_weight) * value[where] + value_weight * search_value
+    known = np.isfinite(search_value)
+    at = where[known]
+    value[at] = (1 - value_weight) * value[at] + value_weight * search_value[known]
 
 
 def ensemble_targets(model: str | Path, planes: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:

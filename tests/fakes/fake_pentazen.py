@@ -1,4 +1,4 @@
-"""A scripted stand-in for PentaZen in the VCT labelling tests: answers START with OK, and a
+"""A scripted stand-in for PentaZen in the labelling tests: answers START and RESTART with OK, and a
 BOARD block with PentaZen-like search lines (a score, a +v win, a line that does not parse, a
 shorter +v win), then the first free point from the centre. No engine imports: it starts in milliseconds."""
 import sys
@@ -28,7 +28,7 @@ for raw in sys.stdin:
         else:
             x, y, c = (int(v) for v in line.split(","))
             stones.append((x, y, c))
-    elif word == "START":
+    elif word in ("START", "RESTART"):
         out("OK")
     elif word == "BOARD":
         in_board, stones = True, []
