@@ -33,7 +33,7 @@ from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.match.enginepipe import EngineProcess
 from engine.match.evals import board_block, parse_message
 from engine.train.matchdata import load_results, match_files
-from engine.train.searchtargets import positions_of, record_games, sample
+from engine.train.searchtargets import pick, record_games
 
 log = logging.getLogger("pbrain.train")
 
@@ -130,16 +130,9 @@ def _work(moves: tuple[Move, ...]) -> tuple[Move, tuple[str, float] | None]:
 def build(games: list[dict], command: list[str], ms: float, stones: tuple[int, int], workers: int,
           records: list[dict] | None = None, count: int = 0, seed: int = 0,
           scale: float | None = None) -> tuple[dict[str, np.ndarray], float]:
-    """The targets of the positions `positions_of` picks in the match games and of `count` of
-    those in the records (`sample`), answered by the engine on `workers` processes; and the scale."""
-    picked = positions_of(games, stones)
-    if records:
-        seen = {moves for _, moves, _ in picked}
-        offset = 1 + max((g for g, _, _ in picked), default=-1)
-        more = [(g + offset, m, z) for g, m, z in positions_of(records, stones) if m not in seen]
-        picked += sample(more, count, seed)
-    if not picked:
-        raise RuntimeError("no position picked")
+    """The targets of the positions `searchtargets.pick` takes from the match games and the
+    records, answered by the engine on `workers` processes; and the scale."""
+    picked = pick(games, stones, "all", records, count, seed)
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
     answers = []

@@ -93,6 +93,22 @@ def sample(picked: list, count: int, seed: int) -> list:
     return [picked[i] for i in keep]
 
 
+def pick(games: list[dict], stones: tuple[int, int], openings: str = "all", records: list[dict] | None = None,
+         count: int = 0, seed: int = 0) -> list[tuple[int, tuple[Move, ...], float]]:
+    """The positions `positions_of` picks in the match games, then `count` of those it picks in
+    the records' games that the matches lack (`sample`; 0: all), the records' game indices after
+    the matches'."""
+    picked = positions_of(games, stones, openings)
+    if records:
+        seen = {moves for _, moves, _ in picked}
+        offset = 1 + max((g for g, _, _ in picked), default=-1)
+        more = [(g + offset, m, z) for g, m, z in positions_of(records, stones, openings) if m not in seen]
+        picked += sample(more, count, seed)
+    if not picked:
+        raise RuntimeError("no position picked")
+    return picked
+
+
 def root_targets(moves: list[Move], visits: np.ndarray, sums: np.ndarray, child_proven: np.ndarray,
                  root_proven: int, chosen: Move, size: int) -> tuple[np.ndarray, float]:
     """A searched root as targets: the visit shares of the moves not proven lost (a leader that a
@@ -155,14 +171,7 @@ def build(games: list[dict], model: str | None, ms: float, stones: tuple[int, in
           seed: int = 0) -> dict[str, np.ndarray]:
     """The targets of every position `positions_of` picks in the match games, and of `count` of
     those it picks in the records' games (`sample`; 0: all), searched on `workers` processes."""
-    picked = positions_of(games, stones, openings)
-    if records:
-        seen = {moves for _, moves, _ in picked}
-        offset = 1 + max((g for g, _, _ in picked), default=-1)
-        more = [(g + offset, m, z) for g, m, z in positions_of(records, stones, openings) if m not in seen]
-        picked += sample(more, count, seed)
-    if not picked:
-        raise RuntimeError("no position picked")
+    picked = pick(games, stones, openings, records, count, seed)
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
     jobs = [(moves, ms / 1000) for _, moves, _ in picked]
