@@ -170,6 +170,10 @@ def test_the_shipped_model_is_the_newest_net_and_its_int8_twin_on_a_cpu(tmp_path
     (tmp_path / "pbrain-renju-v2-int8.onnx").write_bytes(b"x")
     assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v2-int8.onnx")
     assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v2.onnx")
+    for name in ("pbrain-renju-v9.onnx", "pbrain-renju-v9-int8.onnx", "pbrain-renju-v10.onnx", "pbrain-renju-v10-int8.onnx"):
+        (tmp_path / name).write_bytes(b"x")
+    assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v10-int8.onnx")  # v10 after v9, not before v2
+    assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v10.onnx")
 
 
 def test_search_settings_from_the_command_line():

@@ -3,6 +3,7 @@ loads, with a MESSAGE saying so)."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 
@@ -16,10 +17,15 @@ from engine.search.mcts import MCTS, MCTSConfig
 log = logging.getLogger("pbrain.search")
 
 
+def _version_order(path: Path) -> list[tuple[int, int | str]]:
+    """A file name's key with its numbers read as numbers, so that v10 comes after v9."""
+    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", path.name)]
+
+
 def shipped_model(gpu: bool | None = None, folder: Path | None = None) -> str | None:
-    """The newest net in models/ (last in name order): its int8 twin (`NAME-int8.onnx`) on a CPU,
-    where it is ~2x faster, the float net on a GPU."""
-    models = sorted((folder or paths.models_dir()).glob("*.onnx"))
+    """The newest net in models/ (the highest version, numbers compared as numbers): its int8 twin
+    (`NAME-int8.onnx`) on a CPU, where it is ~2x faster, the float net on a GPU."""
+    models = sorted((folder or paths.models_dir()).glob("*.onnx"), key=_version_order)
     floats = [m for m in models if not m.stem.endswith("-int8")]
     if not floats:
         return str(models[-1]) if models else None
