@@ -170,9 +170,11 @@ def test_the_shipped_model_is_the_newest_net_and_its_int8_twin_on_a_cpu(tmp_path
     (tmp_path / "pbrain-renju-v2-int8.onnx").write_bytes(b"x")
     assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v2-int8.onnx")
     assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v2.onnx")
-    for name in ("pbrain-renju-v9.onnx", "pbrain-renju-v9-int8.onnx", "pbrain-renju-v10.onnx", "pbrain-renju-v10-int8.onnx"):
-        (tmp_path / name).write_bytes(b"x")
-    assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v10-int8.onnx")  # v10 after v9, not before v2
+    for version in ("v9", "v10"):
+        for suffix in (".onnx", "-int8.onnx"):
+            (tmp_path / f"pbrain-renju-{version}{suffix}").write_bytes(b"x")
+    # v10 comes after v9 (and v2), not before v2 as in plain name order
+    assert shipped_model(gpu=False, folder=tmp_path).endswith("pbrain-renju-v10-int8.onnx")
     assert shipped_model(gpu=True, folder=tmp_path).endswith("pbrain-renju-v10.onnx")
 
 
