@@ -90,7 +90,8 @@ def test_positions_come_grouped_by_game_with_match_games_once(tmp_path):
 
 def test_search_positions_map_onto_the_gathered_ones_and_the_rest_are_added():
     planes = _planes(5, seed=4)
-    pos = distill.Positions(planes, np.array([1, -1, 0, 1, -1], np.float32), np.array([0, 0, 1, 1, 2]))
+    pos = distill.Positions(planes, np.array([1, -1, 0, 1, -1], np.float32), np.array([0, 0, 1, 1, 2]),
+                            np.zeros(5, bool))
     extra = _planes(2, seed=5)
     given = np.concatenate([planes[[3]], extra, planes[[0]]])
     out, where = distill.add_positions(pos, given, np.array([1, -1, 1, 1], np.float32), np.array([0, 7, 7, 0]))
@@ -98,6 +99,7 @@ def test_search_positions_map_onto_the_gathered_ones_and_the_rest_are_added():
     assert len(out.z) == 7 and np.array_equal(out.planes[5:], extra)
     assert out.group[5:].tolist() == [10, 10]  # the given games' groups come after the gathered ones
     assert out.z[5:].tolist() == [-1, 1]
+    assert not out.recorded.any()  # searched positions are not records'
 
     policy = np.full((7, 4), 0.25, np.float32)
     value = np.zeros(7, np.float32)
@@ -185,3 +187,24 @@ def test_an_older_layout_is_recomputed_and_an_older_net_widened(tmp_path):
     assert ev.planes == FEATURE_PLANES and ev.metadata["feature_version"] == str(FEATURE_VERSION)
     assert json.loads(out.with_suffix(".json").read_text())["feature_version"] == FEATURE_VERSION
 
+
+
+def test_record_games_join_marked_and_their_results_weigh_in_the_value_target(tmp_path):
+    moves = [[7, 7], [7, 8], [8, 8], [6, 6], [9, 9], [5, 5]]
+    played = {"black": "a", "white": "b", "opening": [m + [0] for m in moves[:3]],
+              "moves": [m + [0] for m in moves[3:]], "winner": "black", "reason": "resign"}
+    (tmp_path / "results.json").write_text(json.dumps([played]))
+    won = {"black": "x", "white": "y", "opening": [m + [0] for m in moves[:2]],
+           "moves": [m + [0] for m in moves[2:5]], "winner": "white"}
+    stopped = dict(won, winner=None)
+    pos = distill.gather([], [str(tmp_path / "results.json")], [won, stopped])
+    assert pos.group.tolist() == [0] * 3 + [1] * 3 + [2] * 3
+    assert pos.recorded.tolist() == [False] * 3 + [True] * 6
+    assert pos.z[3:6].tolist() == [-1.0, 1.0, -1.0]  # black to move after two stones, white won
+    value = np.full(9, 0.5, np.float32)
+    target = distill.value_targets(value, pos, z_weight=0.0, records_z_weight=0.5)
+    assert target[:3].tolist() == [0.5] * 3  # the match game keeps the teacher's value
+    assert target[3:6].tolist() == [-0.25, 0.75, -0.25]
+    assert target[6:].tolist() == [0.5] * 3  # a game without a result gives no value target
+    target = distill.value_targets(value, pos, z_weight=1.0, records_z_weight=0.0)
+    assert target[:3].tolist() == [-1.0, 1.0, -1.0] and target[3:].tolist() == [0.5] * 6

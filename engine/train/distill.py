@@ -18,6 +18,10 @@ runs/b1/model.pt is v2's torch weights, written beside v2's ONNX file by the sam
 The positions are every stored position of the `--buffer` runs and every position after the
 opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
 out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean + w result.
+`--records FILE` adds the positions of strong engines' game records (outside the split that
+`engine.train.supervised` validates on), `--records-z-weight w` their results into their value
+targets: the teacher's mean alone would keep the teacher's errors of sign, which the results of
+strong engines' games correct.
 `--search-targets FILE` (engine.train.searchtargets) gives some positions the engine's own search
 as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
 (`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch, since a
@@ -45,6 +49,7 @@ from engine.train.augment import augment_batch
 from engine.train.buffer import ReplayBuffer, is_held_out
 from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
 from engine.train.model import PolicyValueNet, export_onnx, feature_version, load_weights, widen_input, write_sidecar
+from engine.train.searchtargets import record_games
 
 log = logging.getLogger("pbrain.train")
 
@@ -54,26 +59,32 @@ class Positions:
     planes: np.ndarray  # [N, C, n, n] uint8
     z: np.ndarray  # [N] the game's result for the side to move (0: draw or unknown)
     group: np.ndarray  # [N] the game each position comes from
+    recorded: np.ndarray  # [N] bool: the position comes from a game record of strong engines
 
 
-def gather(buffers: list[str], matches: list[str]) -> Positions:
-    """Every position of the buffers' games and of the distinct match games, with a game index."""
-    planes, z, group = [], [], []
+def gather(buffers: list[str], matches: list[str], records: list[dict] | None = None) -> Positions:
+    """Every position of the buffers' games, of the distinct match games and of the records' games
+    (in the match runner's game form), with a game index."""
+    planes, z, group, recorded = [], [], [], []
     g = 0
     for path in buffers:
         for _, arrays in ReplayBuffer.load(Path(path), 10**9).games:
             planes.append(arrays["planes"].astype(np.uint8))
             z.append(arrays["value"].astype(np.float32))
             group.append(np.full(len(arrays["value"]), g))
+            recorded.append(np.zeros(len(arrays["value"]), bool))
             g += 1
-    for game in distinct_games(load_results(matches)):
+    sources = [(game, False) for game in distinct_games(load_results(matches))]
+    sources += [(game, True) for game in records or []]
+    for game, is_record in sources:
         game_planes, game_z = game_positions(game)
         if len(game_z):
             planes.append(game_planes)
             z.append(game_z)
             group.append(np.full(len(game_z), g))
+            recorded.append(np.full(len(game_z), is_record))
             g += 1
-    return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group))
+    return Positions(np.concatenate(planes), np.concatenate(z), np.concatenate(group), np.concatenate(recorded))
 
 
 def current_planes(planes: np.ndarray) -> np.ndarray:
@@ -107,8 +118,17 @@ def add_positions(pos: Positions, planes: np.ndarray, z: np.ndarray, game: np.nd
         where[j] = i
     if extra:
         pos = Positions(np.concatenate([pos.planes, planes[extra]]), np.concatenate([pos.z, z[extra]]),
-                        np.concatenate([pos.group, base + game[extra]]))
+                        np.concatenate([pos.group, base + game[extra]]),
+                        np.concatenate([pos.recorded, np.zeros(len(extra), bool)]))
     return pos, where
+
+
+def value_targets(value: np.ndarray, pos: Positions, z_weight: float, records_z_weight: float) -> np.ndarray:
+    """The value target of each position: (1 - w) target + w result, w the records' weight at
+    positions of decided record games (strong engines' results say who stood better; a draw or a
+    stopped game leaves the target as it is) and `z_weight` elsewhere."""
+    w = np.where(pos.recorded, np.where(pos.z != 0, records_z_weight, 0.0), z_weight)
+    return ((1 - w) * value + w * pos.z).astype(np.float32)
 
 
 def blend_targets(policy: np.ndarray, value: np.ndarray, where: np.ndarray, search_policy: np.ndarray,
@@ -217,7 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=5e-4)
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--z-weight", type=float, default=0.0)
+    ap.add_argument("--z-weight", type=float, default=0.0, help="the game's result's share of the value target")
+    ap.add_argument("--records", action="append", default=[],
+                    help="game records of strong engines (files, folders, archives; repeatable): the positions "
+                         "of their Renju games outside engine.train.supervised's validation split join the others")
+    ap.add_argument("--records-z-weight", type=float, default=0.0,
+                    help="the result's share of the value target at the records' positions")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--search-targets", action="append", default=[],
                     help="an engine.train.searchtargets file (repeatable); its positions join the --matches ones")
@@ -229,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     matches = match_files(args.matches or [])
-    pos = gather(args.buffer, matches)
+    records = record_games(args.records) if args.records else None
+    pos = gather(args.buffer, matches, records)
     searched, searched_by = None, None
     if args.search_targets:
         files = [np.load(f) for f in args.search_targets]
@@ -245,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     if searched is not None:
         blend_targets(policy, value, where, searched["policy"], searched["value"], *weights)
         log.info("%d positions with search targets", len(where))
-    target_v = ((1 - args.z_weight) * value + args.z_weight * pos.z).astype(np.float32)
+    target_v = value_targets(value, pos, args.z_weight, args.records_z_weight)
     net = widen_input(load_weights(args.init), args.planes)
     net_cfg = net.cfg
     held = np.array([is_held_out(int(g)) for g in pos.group])
@@ -267,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,
         "batch": args.batch, "z_weight": args.z_weight, "seed": args.seed,
+        "records": args.records, "record_positions": int(pos.recorded.sum()), "records_z_weight": args.records_z_weight,
         "search_targets": args.search_targets,
         "search_targets_made_by": searched_by,
         "search_weight": weights if searched is not None else None, "search_repeat": args.search_repeat,
