@@ -208,3 +208,9 @@ def test_record_games_join_marked_and_their_results_weigh_in_the_value_target(tm
     assert target[6:].tolist() == [0.5] * 3  # a game without a result gives no value target
     target = distill.value_targets(value, pos, z_weight=1.0, records_z_weight=0.0)
     assert target[:3].tolist() == [-1.0, 1.0, -1.0] and target[3:].tolist() == [0.5] * 6
+
+
+def test_curves_are_drawn_from_the_history(tmp_path):
+    history = [{"epoch": e, "kl": 0.6 - 0.01 * e, "value_mse": 0.09, "agreement": 0.75 + 0.001 * e} for e in range(5)]
+    path = distill.write_curves(tmp_path / "model.png", history)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

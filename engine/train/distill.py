@@ -26,7 +26,7 @@ strong engines' games correct.
 as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
 (`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch, since a
 single pass barely moves the net towards them; positions the buffers and matches lack are added.
-Beside the ONNX file go its sidecar and NAME.pt (the torch weights).
+Beside the ONNX file go its sidecar, NAME.pt (the torch weights) and NAME.png (the held-out curves).
 """
 from __future__ import annotations
 
@@ -227,6 +227,28 @@ def distill(net: PolicyValueNet, planes: np.ndarray, policy: np.ndarray, value: 
     return history
 
 
+def write_curves(path: Path, history: list[dict]) -> Path:
+    """The held-out KL and value error (left) and the value's sign agreement with the results
+    (right) after each epoch, as a PNG at `path`."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [h["epoch"] for h in history]
+    fig, (ax_l, ax_a) = plt.subplots(1, 2, figsize=(11, 4))
+    for key, label in (("kl", "policy KL"), ("value_mse", "value MSE")):
+        ax_l.plot(epochs, [h[key] for h in history], marker="o", label=label)
+    ax_l.set(title="held-out losses", xlabel="epoch")
+    ax_l.legend(fontsize=8)
+    ax_a.plot(epochs, [h["agreement"] for h in history], marker="o", label="value sign")
+    ax_a.set(title="held-out value sign agreement", xlabel="epoch")
+    ax_a.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.train.distill", description=__doc__.split("\n\n")[0])
     ap.add_argument("--teacher", required=True, help="the ONNX net whose symmetry mean is learnt")
@@ -299,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         "search_weight": weights if searched is not None else None, "search_repeat": args.search_repeat,
         "net": dataclasses.asdict(net_cfg), "validation": history,
     })
+    write_curves(args.out.with_suffix(".png"), history)
     log.info("wrote %s", args.out)
     return 0
 
