@@ -188,7 +188,6 @@ def test_an_older_layout_is_recomputed_and_an_older_net_widened(tmp_path):
     assert json.loads(out.with_suffix(".json").read_text())["feature_version"] == FEATURE_VERSION
 
 
-
 def test_record_games_join_marked_and_their_results_weigh_in_the_value_target(tmp_path):
     moves = [[7, 7], [7, 8], [8, 8], [6, 6], [9, 9], [5, 5]]
     played = {"black": "a", "white": "b", "opening": [m + [0] for m in moves[:3]],
