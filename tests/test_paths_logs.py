@@ -27,3 +27,23 @@ def test_folder_log_is_capped_and_replaced(tmp_path):
             if h not in before:
                 root.removeHandler(h)
                 h.close()
+
+
+def test_the_executable_bundles_only_the_shipped_pair_its_sidecars_and_the_book(tmp_path):
+    from engine import paths
+    from engine.book import SHIPPED_NAME
+
+    assert paths.bundled_models(tmp_path) == []
+    names = ["pbrain-renju-v9.onnx", "pbrain-renju-v9.json", "pbrain-renju-v10.onnx", "pbrain-renju-v10.json",
+             "pbrain-renju-v10-int8.onnx", "pbrain-renju-v10-int8.json", "README.md", SHIPPED_NAME]
+    for name in names:
+        (tmp_path / name).write_bytes(b"x")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "targets.npz").write_bytes(b"x")
+    bundled = {p.name for p in paths.bundled_models(tmp_path)}
+    assert bundled == set(names) - {"pbrain-renju-v9.onnx", "pbrain-renju-v9.json"}
+    # the real tree: the pair the engine loads is among what travels
+    from engine.search.player import shipped_model
+
+    shipped = {p.name for p in paths.bundled_models()}
+    assert {shipped_model(gpu=False).rsplit("/", 1)[-1], shipped_model(gpu=True).rsplit("/", 1)[-1]} <= shipped

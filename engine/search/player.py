@@ -3,7 +3,6 @@ loads, with a MESSAGE saying so)."""
 from __future__ import annotations
 
 import logging
-import re
 import time
 from pathlib import Path
 
@@ -17,23 +16,15 @@ from engine.search.mcts import MCTS, MCTSConfig
 log = logging.getLogger("pbrain.search")
 
 
-def _version_order(path: Path) -> list[tuple[int, int | str]]:
-    """A file name's key with its numbers read as numbers, so that v10 comes after v9."""
-    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", path.name)]
-
-
 def shipped_model(gpu: bool | None = None, folder: Path | None = None) -> str | None:
     """The newest net in models/ (the highest version, numbers compared as numbers): its int8 twin
     (`NAME-int8.onnx`) on a CPU, where it is ~2x faster, the float net on a GPU."""
-    models = sorted((folder or paths.models_dir()).glob("*.onnx"), key=_version_order)
-    floats = [m for m in models if not m.stem.endswith("-int8")]
-    if not floats:
-        return str(models[-1]) if models else None
-    newest = floats[-1]
-    twin = newest.with_name(newest.stem + "-int8.onnx")
+    newest, twin = paths.newest_net(folder)
+    if newest is None or twin is None:
+        return str(newest or twin) if newest or twin else None
     if gpu is None:
         gpu = cuda_driver_present()
-    return str(newest if gpu or not twin.exists() else twin)
+    return str(newest if gpu else twin)
 
 
 def load_book(book: str | None) -> tuple[opening_book.Book | None, str | None]:
