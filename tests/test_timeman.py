@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from engine.players import PatternPlayer
 from engine.protocol.timeman import (
     LOAD_WAIT_S,
     MARGIN_S,
@@ -129,3 +130,39 @@ def test_the_run_queue_wait_is_read_from_schedstat(tmp_path):
     stat.write_text("garbage\n")
     assert queued_seconds(str(stat)) == 0.0
     assert queued_seconds(str(tmp_path / "missing")) == 0.0
+
+
+class _LatePlayer(PatternPlayer):
+    """Answers `late` seconds past each deadline on a fake clock, and notes each budget it got."""
+
+    name = "late"
+
+    def __init__(self, clock: list[float], late: list[float]) -> None:
+        super().__init__()
+        self.clock, self.late, self.budgets = clock, late, []
+
+    def choose(self, board, limits):
+        self.budgets.append(limits.deadline - self.clock[0])
+        self.clock[0] = limits.deadline + self.late.pop(0)
+        return super().choose(board, limits)
+
+
+def test_a_move_past_its_deadline_shortens_the_next_budgets():
+    from engine.protocol.session import OVERRUN_DECAY, Session
+
+    now = [100.0]
+    player = _LatePlayer(now, [0.0, 0.2, 0.0, 0.0, -0.3])
+    s = Session(player, clock=lambda: now[0])
+    s.handle("START 15")
+    s.handle("INFO timeout_turn 1000")
+    moves = ["BEGIN", "0,0", "0,2", "0,4", "0,6"]
+    for line in moves:
+        cmd = line if line == "BEGIN" else f"TURN {line}"
+        assert len(s.handle(cmd)) == 1
+        now[0] += 1.0  # the opponent's turn
+    full = budget(TimeControl(timeout_turn=1000), 0, 225).maximum
+    assert player.budgets[0] == pytest.approx(full) and player.budgets[1] == pytest.approx(full)
+    assert player.budgets[2] == pytest.approx(full - 0.2)  # the 0.2 s overrun comes off the next move
+    assert player.budgets[3] == pytest.approx(full - 0.2 * OVERRUN_DECAY)  # and fades while moves keep time
+    assert player.budgets[4] == pytest.approx(full - 0.2 * OVERRUN_DECAY**2)
+    assert s.overrun == pytest.approx(0.2 * OVERRUN_DECAY**3)  # an early move pays nothing back

@@ -41,6 +41,10 @@ YIXIN_DATA_BLOCKS = {"YXQUERYDATABASEALL", "YXQUERYDATABASEONE", "YXDELETEDATABA
 YIXIN_FILE_COMMANDS = {"YXHASHDUMP", "YXHASHLOAD", "YXSETDATABASE", "YXDBTOPOS", "YXDBTOTXT", "YXTXTTODB"}
 
 
+# How much of a late move's overrun is still kept off the budget one move later.
+OVERRUN_DECAY = 0.5
+
+
 def fmt(move: Move) -> str:
     return f"{move[0]},{move[1]}"
 
@@ -62,6 +66,7 @@ class Session:
         self.stop = stop or threading.Event()
         self.clock = clock
         self.startup = startup  # seconds of loading the first move's clock still pays for
+        self.overrun = 0.0  # seconds recent moves ran past their own deadline, kept off the next budgets
         self.on_folder = on_folder
         self.emit = emit  # writes a line at once, while the player thinks (realtime analysis)
         self.on_gui = on_gui  # called once a GUI (YXSHOWINFO) is known to be the manager
@@ -286,7 +291,7 @@ class Session:
         return messages + [fmt(move)]
 
     def _limits(self, board: Board, received: float) -> Limits:
-        b = budget(self.tc, board.stone_count, board.size * board.size, startup=self.startup)
+        b = budget(self.tc, board.stone_count, board.size * board.size, startup=self.startup + self.overrun)
         self.startup = 0.0  # only the process's first move pays for loading
         self.stop.clear()
         max_node = self.info.get("max_node", 0)
@@ -313,8 +318,12 @@ class Session:
         if move is None or not board.is_legal(*move):
             log.error("player %s gave %r, not a legal move; playing a fallback move", self.player.name, move)
             move = fallback_move(board, self.blocked)
-        log.info("move %s after %.0f ms (budget %.0f ms)", fmt(move), (self.clock() - received) * 1e3,
+        done = self.clock()
+        log.info("move %s after %.0f ms (budget %.0f ms)", fmt(move), (done - received) * 1e3,
                  (limits.deadline - received) * 1e3)
+        # A move that ended past its deadline (a busy machine, a C call that ran long) shortens the
+        # next budgets by as much, the debt halving with each move that keeps its time.
+        self.overrun = max(done - limits.deadline, self.overrun * OVERRUN_DECAY, 0.0)
         return move
 
     def _choose(self, board: Board, limits: Limits) -> Move:
