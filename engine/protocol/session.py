@@ -291,7 +291,8 @@ class Session:
         return messages + [fmt(move)]
 
     def _limits(self, board: Board, received: float) -> Limits:
-        b = budget(self.tc, board.stone_count, board.size * board.size, startup=self.startup + self.overrun)
+        b = budget(self.tc, board.stone_count, board.size * board.size, startup=self.startup,
+                   overrun=self.overrun)
         self.startup = 0.0  # only the process's first move pays for loading
         self.stop.clear()
         max_node = self.info.get("max_node", 0)

@@ -73,9 +73,10 @@ def moves_to_go(stones: int, cells: int) -> int:
     return max(10, int(cells * 0.3 - stones) // 2)
 
 
-def budget(tc: TimeControl, stones: int, cells: int, startup: float = 0.0) -> Budget:
+def budget(tc: TimeControl, stones: int, cells: int, startup: float = 0.0, overrun: float = 0.0) -> Budget:
     """The budget of one move. `startup` is time already spent that the manager's clock counts
-    (the first move's share of loading)."""
+    (the first move's share of loading); `overrun` is kept off the maximum besides the fixed
+    margin (recent moves that ended past their own deadline)."""
     if tc.timeout_turn == 0:
         return Budget(0.0, 0.0)
     turn = (tc.timeout_turn if tc.timeout_turn is not None else DEFAULT_TURN_MS) / 1000.0
@@ -88,6 +89,6 @@ def budget(tc: TimeControl, stones: int, cells: int, startup: float = 0.0) -> Bu
         left = max(0.0, left_ms / 1000.0)
         cap = min(cap, left * MATCH_SHARE_CAP)
         share = min(share, left / moves_to_go(stones, cells))
-    maximum = max(0.0, cap * (1.0 - MARGIN_SHARE) - MARGIN_S - startup)
+    maximum = max(0.0, cap * (1.0 - MARGIN_SHARE) - MARGIN_S - startup - overrun)
     optimum = min(maximum, max(0.0, share * (1.0 - MARGIN_SHARE) - startup))
     return Budget(optimum, maximum)

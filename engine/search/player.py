@@ -20,8 +20,9 @@ def shipped_model(gpu: bool | None = None, folder: Path | None = None) -> str | 
     """The newest net in models/ (the highest version, numbers compared as numbers): its int8 twin
     (`NAME-int8.onnx`) on a CPU, where it is ~2x faster, the float net on a GPU."""
     newest, twin = paths.newest_net(folder)
-    if newest is None or twin is None:
-        return str(newest or twin) if newest or twin else None
+    if newest is None or twin is None:  # one net, or none: no choice to make
+        only = newest or twin
+        return str(only) if only else None
     if gpu is None:
         gpu = cuda_driver_present()
     return str(newest if gpu else twin)
