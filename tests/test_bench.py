@@ -61,3 +61,19 @@ def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
             assert all(0 <= float(v.rstrip("%")) <= 100 for v in value.split(", "))
         if "verified" in name:
             assert value.split(" / ")[1] == "0"  # no proof refuted
+
+
+def test_the_protocol_bench_times_each_move_and_reads_the_engines_memory():
+    """`make bench-protocol` drives the engine as a referee does: each move timed against what the
+    manager allowed, the engine's resident memory read after each (Linux /proc)."""
+    import sys
+
+    from engine.bench import protocol as bench_protocol
+    from engine.match.enginepipe import PYTHON_ENGINE
+
+    timed, peak = bench_protocol.play_moves(PYTHON_ENGINE + ["--player", "deliberate"], 3,
+                                            ["INFO timeout_turn 300"], None)
+    assert len(timed) == 3
+    assert all(used > 0 and allowed == 0.3 for used, allowed in timed)
+    if sys.platform.startswith("linux"):
+        assert peak > 2**20

@@ -59,7 +59,7 @@ def play_moves(command: list[str], moves: int, infos: list[str], match_ms: int |
                 turn = int(next(i.split()[-1] for i in infos if "timeout_turn" in i)) / 1000
                 allowed = min(turn, left / 1000) if left is not None else turn
                 timed.append((dt, allowed))
-                peak = max(peak, engine.protocol.memory() or 0)
+                peak = max(peak, engine.memory() or 0)
                 if left is not None:
                     left -= int(dt * 1000)
                 assert board.is_legal(*move), move
