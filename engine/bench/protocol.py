@@ -44,6 +44,7 @@ def play_moves(command: list[str], moves: int, infos: list[str], match_ms: int |
     Returns [(seconds used, seconds allowed)] and the largest resident memory of the engine's
     process tree seen after a move, in bytes (the referee samples after every move)."""
     rng = random.Random(seed)
+    turn = int(next(i.split()[-1] for i in infos if "timeout_turn" in i)) / 1000
     timed: list[tuple[float, float]] = []
     peak = 0
     with tempfile.TemporaryDirectory() as cwd, EngineProcess(command, cwd=Path(cwd)) as engine:
@@ -56,7 +57,6 @@ def play_moves(command: list[str], moves: int, infos: list[str], match_ms: int |
             while not board.game_over and board.stone_count < 200 and len(timed) < moves:
                 pre = [f"INFO time_left {left}"] if left is not None else []
                 move, dt = engine.move(*pre, *request, timeout=60)
-                turn = int(next(i.split()[-1] for i in infos if "timeout_turn" in i)) / 1000
                 allowed = min(turn, left / 1000) if left is not None else turn
                 timed.append((dt, allowed))
                 peak = max(peak, engine.memory() or 0)
