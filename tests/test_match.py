@@ -11,8 +11,8 @@ import pytest
 
 from engine.board import Color, Rule
 from engine.match import openings as op
-from engine.match.__main__ import engine_spec, main, schedule
-from engine.match.arena import EngineSpec, MatchConfig, play_game
+from engine.match.__main__ import engine_spec, main, schedule, time_use
+from engine.match.arena import EngineSpec, GameRecord, MatchConfig, play_game
 from engine.match.stats import Tally, elo, elo_interval, expected_score, ratings, sprt, sprt_llr
 from engine.prover import Prover
 from engine.records.text import psq, text
@@ -192,11 +192,23 @@ def test_cli_runs_a_short_match(tmp_path, capsys):
     assert status == 0
     out = capsys.readouterr().out
     assert "greedy vs random: 2 games" in out and "Elo difference" in out and "SPRT" in out
+    assert "time of greedy: a game" in out and "time of random: a game" in out
     assert len(list((tmp_path / "games").glob("*.psq"))) == 2
     assert (tmp_path / "results.json").exists()
     for bad in ("greedy", "greedy=x", "nobody=2", "greedy=-1"):  # NAME=FACTOR, a playing engine, positive
         with pytest.raises(SystemExit):
             main(["--engine", "greedy", "--engine", "random", "--odds", bad, "--out", str(tmp_path)])
+
+
+def test_time_use_counts_each_engines_own_moves():
+    """After an opening of three stones white moves first; after two, black. Hand-computed."""
+    odd = GameRecord("a", "b", [(7, 7), (7, 8), (8, 8)], [(1, 1, 100), (2, 2, 4000), (3, 3, 300)], Color.BLACK)
+    even = GameRecord("b", "a", [(7, 7), (7, 8)], [(1, 1, 50), (2, 2, 700), (3, 3, 60), (4, 4, 900)], Color.WHITE)
+    line_a = time_use([odd, even], "a")  # a: 4000 (odd, black) and 700 + 900 (even, white)
+    assert line_a == "  time of a: a game 2.8 s median (1.6-4.0 s), a move 1867 ms mean, 4000 ms longest"
+    line_b = time_use([odd, even], "b")  # b: 100 + 300 (odd, white) and 50 + 60 (even, black)
+    assert line_b == "  time of b: a game 0.3 s median (0.1-0.4 s), a move 128 ms mean, 300 ms longest"
+    assert time_use([odd], "c") is None
 
 
 def test_loss_analysis_finds_the_move_that_lost():

@@ -13,6 +13,7 @@ import argparse
 import json
 import random
 import shlex
+import statistics
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -67,6 +68,23 @@ def schedule(engines: list[EngineSpec], games: int, openings: list, rng: random.
     return out
 
 
+def time_use(records: list[GameRecord], name: str) -> str | None:
+    """The time `name` used: per game (median and range) and per move (mean and longest), as a
+    match clock's users judge an engine; None where it made no move."""
+    per_game, per_move = [], []
+    for r in records:
+        if name not in (r.black, r.white):
+            continue
+        is_black = r.black == name
+        mine = [ms for i, (_, _, ms) in enumerate(r.moves) if ((len(r.opening) + i) % 2 == 0) == is_black]
+        per_game.append(sum(mine) / 1000)
+        per_move += mine
+    if not per_move:
+        return None
+    return (f"  time of {name}: a game {statistics.median(per_game):.1f} s median ({min(per_game):.1f}-"
+            f"{max(per_game):.1f} s), a move {statistics.mean(per_move):.0f} ms mean, {max(per_move)} ms longest")
+
+
 def table(engines: list[EngineSpec], records: list[GameRecord], sprt_args=None) -> str:
     lines = []
     for a, b in combinations(engines, 2):
@@ -87,6 +105,7 @@ def table(engines: list[EngineSpec], records: list[GameRecord], sprt_args=None) 
         for r in pair:
             reasons[r.reason] = reasons.get(r.reason, 0) + 1
         lines.append("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+        lines += [line for e in (a, b) if (line := time_use(pair, e.name))]
         if sprt_args:
             verdict, llr, low, up = sprt(total, *sprt_args)
             lines.append(f"  SPRT elo0={sprt_args[0]} elo1={sprt_args[1]}: LLR {llr:.2f} "
