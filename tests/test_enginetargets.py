@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine.board import Board, Rule
 from engine.train import enginetargets as et
@@ -19,6 +20,27 @@ def test_the_last_evaluation_counts_and_a_split_line_still_reads():
     assert et.evaluation(lines) == ("loss", 9.0)
     assert et.evaluation(lines[:1]) == ("score", 35.0)
     assert et.evaluation(["MESSAGE dep 3-7 ev +v5 nd 9k tm 2 sp 4500", "MESSAGE hello"]) == ("win", 5.0)
+
+
+def test_rapfis_lines_read_as_evaluations():
+    said = ["MESSAGE OptiTime 333ms | MaxTime 370ms", "MESSAGE Depth 14-24 | Eval -58 | Time 370ms | G8 H7",
+            "MESSAGE Speed 826K | Depth 14-24 | Eval -58 | Node 305K | Time 370ms"]
+    assert et.evaluation(said) == ("score", -58.0)
+    assert et.evaluation(["MESSAGE Speed 50000 | Depth 26-2 | Eval +M3 | Node 50 | Time 0ms"]) == ("win", 3.0)
+    assert et.evaluation(["MESSAGE Depth 26-2 | Eval -M2 | Time 0ms | L8"]) == ("loss", 2.0)
+
+
+def test_a_dropped_restart_is_sent_again():
+    teacher = et.EngineTeacher([sys.executable, str(FAKE), "--drop-restart"], 100)
+    try:
+        opening = [(7, 7), (7, 6), (8, 6)]
+        assert teacher.ask(opening) == ((6, 7), ("win", 7.0))
+        with pytest.raises(RuntimeError):  # the one RESTART it gets is dropped: no OK comes
+            teacher._restart(tries=1, wait=0.2)
+        assert teacher.ask(opening + [(6, 7)])[0] == (7, 8)  # a RESTART that is not the first after a move
+        assert teacher.ask(opening + [(6, 7), (7, 8)])[0] == (8, 7)  # the first is dropped, the next answered
+    finally:
+        teacher.close()
 
 
 def test_a_score_from_no_search_is_no_evaluation():

@@ -1,6 +1,6 @@
 """What a Gomocup engine says of a position while it thinks: the evaluation lines of alpha-beta
-engines such as PentaZen (`MESSAGE dep D ev E nd N tm T sp S`), and the BOARD block that puts a
-position in front of one."""
+engines such as PentaZen (`MESSAGE dep D ev E nd N tm T sp S`) and Rapfi (`MESSAGE Speed S | Depth
+D | Eval E | Node N | Time Tms`), and the BOARD block that puts a position in front of one."""
 from __future__ import annotations
 
 import re
@@ -11,9 +11,9 @@ from engine.board import Move
 
 @dataclass
 class Eval:
-    """One `MESSAGE dep ... ev E nd ... tm T ...` line."""
+    """One `MESSAGE dep ... ev E nd ... tm T ...` line, or Rapfi's `... | Eval E | Node N | Time T`."""
 
-    ev: str  # as written: "+v17", "-v5", "123"
+    ev: str  # as written: "+v17", "-v5", "123" (Rapfi: "+M17", "-M5", "123")
     win: int | None = None  # +vN: a forced win in N plies
     loss: int | None = None  # -vN: a forced loss in N plies
     score: int | None = None
@@ -29,8 +29,13 @@ class Eval:
 _EV = re.compile(r"(?:^|\s)ev\s+(\S+)")
 _TM = re.compile(r"(?:^|\s)tm\s+(\d+)")
 _ND = re.compile(r"(?:^|\s)nd\s+(\d+)([kmgt]?)(?:\s|$)")
-_MATE = re.compile(r"([+-])v(\d+)")
+_MATE = re.compile(r"([+-])[vM](\d+)")
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+# Rapfi's fields, separated by "|": its node counts end in K, M or G, its times in ms (a search of
+# a second and more reads "1.2s", which is left unread).
+_RAPFI_EV = re.compile(r"(?:^|\|)\s*Eval\s+(\S+)")
+_RAPFI_TM = re.compile(r"(?:^|\|)\s*Time\s+(\d+)ms(?:\s|$)")
+_RAPFI_ND = re.compile(r"(?:^|\|)\s*Node\s+(\d+)([KMGT]?)(?:\s|$)")
 
 
 def parse_message(line: str) -> Eval | None:
@@ -39,14 +44,14 @@ def parse_message(line: str) -> Eval | None:
     text = line.strip()
     if text[:8].upper() == "MESSAGE ":
         text = text[8:]
-    m = _EV.search(text)
+    m, tm, nd = _EV.search(text), _TM.search(text), _ND.search(text)
+    if not m:
+        m, tm, nd = _RAPFI_EV.search(text), _RAPFI_TM.search(text), _RAPFI_ND.search(text)
     if not m:
         return None
     ev = m.group(1)
-    tm = _TM.search(text)
-    nd = _ND.search(text)
     out = Eval(ev, tm=int(tm.group(1)) if tm else None,
-               nodes=int(nd.group(1)) * _SUFFIX[nd.group(2)] if nd else None)
+               nodes=int(nd.group(1)) * _SUFFIX[nd.group(2).lower()] if nd else None)
     mate = _MATE.fullmatch(ev)
     if mate:
         if mate.group(1) == "+":

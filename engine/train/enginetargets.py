@@ -1,9 +1,10 @@
 """Targets from another engine's search: a Gomocup protocol engine (the sparring engine, say)
 given a fixed time at positions of match games and game records, its move as the policy target
-and the evaluation it reports (`MESSAGE ... ev SCORE`, `ev +vN` for a win in N, `ev -vN` for a
-loss) as the value target, for `engine.train.distill --search-targets`. The engine's own search
-teaches the net what a few hundred playouts see; an alpha-beta engine's search teaches it the
-tactics ten and more plies deep that decide games against such engines.
+and the evaluation it reports (PentaZen's `MESSAGE ... ev SCORE`, `ev +vN` for a win in N, `ev -vN`
+for a loss; Rapfi's `Eval SCORE`, `+MN`, `-MN`) as the value target, for `engine.train.distill
+--search-targets`. The engine's own search teaches the net what a few hundred playouts see; an
+alpha-beta engine's search teaches it the tactics ten and more plies deep that decide games against
+such engines.
 
     python -m engine.train.enginetargets --engine ~/sparring/pbrain-pentazen --ms 200 \
         --matches 'matches/pz3*-v8/results.json' --records renju-2019.tar.gz --records renju-2020.tar.gz \
@@ -21,6 +22,7 @@ import argparse
 import logging
 import math
 import multiprocessing as mp
+import queue
 import re
 import shlex
 import sys
@@ -95,11 +97,22 @@ class EngineTeacher:
         self.proc.send("INFO rule 4", f"INFO timeout_turn {int(self.ms)}",
                        "INFO timeout_match 1000000000", "INFO time_left 1000000000")
 
+    def _restart(self, tries: int = 30, wait: float = 1.0) -> None:
+        """RESTART, sent again while no OK comes: Rapfi drops a command that reaches it in the
+        moment its search thread ends, just after it wrote its move."""
+        for _ in range(tries):
+            self.proc.send("RESTART")
+            try:
+                while self.proc.reply(timeout=wait) != "OK":
+                    pass
+                return
+            except queue.Empty:
+                continue
+        raise RuntimeError(f"no OK to RESTART within {tries * wait:.0f} s")
+
     def ask(self, moves: tuple[Move, ...] | list[Move]) -> tuple[Move, tuple[str, float] | None]:
         """The engine's move at the position these moves reach, and its evaluation there."""
-        self.proc.send("RESTART")
-        while self.proc.reply(timeout=30) != "OK":
-            pass
+        self._restart()
         self._info()
         self.proc.send("BOARD", *board_block(list(moves)), "DONE")
         said = []

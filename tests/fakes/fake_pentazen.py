@@ -1,7 +1,12 @@
 """A scripted stand-in for PentaZen in the labelling tests: answers START and RESTART with OK, and a
 BOARD block with PentaZen-like search lines (a score, a +v win, a line that does not parse, a
-shorter +v win), then the first free point from the centre. No engine imports: it starts in milliseconds."""
+shorter +v win), then the first free point from the centre. With --drop-restart it ignores the
+first RESTART after each answer, as Rapfi drops a command that arrives as its search ends. No
+engine imports: it starts in milliseconds."""
 import sys
+
+drop_restart = "--drop-restart" in sys.argv[1:]
+just_answered = False
 
 
 def out(line: str) -> None:
@@ -25,9 +30,12 @@ for raw in sys.stdin:
             free = sorted(((x, y) for x in range(15) for y in range(15) if (x, y) not in taken),
                           key=lambda p: (abs(p[0] - 7) + abs(p[1] - 7), p))
             out(f"{free[0][0]},{free[0][1]}")
+            just_answered = True
         else:
             x, y, c = (int(v) for v in line.split(","))
             stones.append((x, y, c))
+    elif word == "RESTART" and drop_restart and just_answered:
+        just_answered = False
     elif word in ("START", "RESTART"):
         out("OK")
     elif word == "BOARD":
