@@ -14,7 +14,7 @@ from engine.match.evals import board_block, parse_message
     ("MESSAGE dep -! ev -241 nd 2m tm 952 sp 2198", "-241", None, None, -241, 952, 2_000_000),
     ("-$ ev 0 nd 1 tm 1 sp 1", "0", None, None, 0, 1, 1),  # the tail of a line split at its depth byte
     ("MESSAGE dep 3 ev 40", "40", None, None, 40, None, None),
-    # Rapfi's lines (1.0, classical evaluator), as it writes them at 400 ms a move
+    # Rapfi's lines (0.43.02, source 3aedf3a, classical evaluator), as it writes them at 400 ms a move
     ("MESSAGE Speed 826K | Depth 14-24 | Eval -58 | Node 305K | Time 370ms", "-58", None, None, -58, 370, 305_000),
     ("MESSAGE Depth 14-24 | Eval -58 | Time 370ms | G8 H7", "-58", None, None, -58, 370, None),
     ("MESSAGE Depth 17-37 | Eval +M37 | Time 89ms | G11 F12 G10", "+M37", 37, None, None, 89, None),
