@@ -11,7 +11,7 @@ import pytest
 from engine import book as bk
 from engine.board import Board, Color, Foul, Rule
 from engine.board.symmetry import transform
-from engine.book.make import Grow, build, children
+from engine.book.make import Grow, Teacher, build, children
 from engine.protocol.session import Session
 from engine.search.player import MCTSPlayer, load_book
 from tests.randomgames import random_game
@@ -203,3 +203,35 @@ def test_mover_weight_spends_the_searches_on_one_tree(tmp_path):
 
     assert first_replies(1e6) == 1
     assert first_replies(1e-6) >= 3
+
+
+def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_path):
+    import math
+    import sys
+    from pathlib import Path
+
+    from tests.test_evaluator import tiny_net
+
+    fake = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"
+    model = tmp_path / "tiny.onnx"
+    tiny_net(model)
+    opening = [(7, 7), (7, 8), (9, 7)]
+    teacher = Teacher((sys.executable, str(fake), "--score-only"), 50, scale=100)
+    book = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=teacher)
+    assert len(book) == 5  # the scores decide nothing, so the lines go on past the first entry
+    def centre_distance(p):
+        return abs(p[0] - 7) + abs(p[1] - 7)
+
+    for key, entry in book.entries.items():
+        position = bk.board_of_key(key)
+        # the scripted engine plays a free point nearest the centre, whatever the symmetry
+        free = [(x, y) for x in range(15) for y in range(15) if position[x, y] == Color.EMPTY]
+        assert centre_distance((entry.move % 15, entry.move // 15)) == min(map(centre_distance, free))
+        assert entry.value == pytest.approx(math.tanh(35 / 100), abs=1e-4)
+        assert entry.replies  # from our own search: they grow the trees
+    root_key, k = bk.position_key(Board.from_moves(opening))
+    assert bk.to_board(book.entries[root_key].move, k, 15) == (6, 7)  # its first pick, in our frame
+    # a reported win settles the position: its line stops at the first entry
+    winner = Teacher((sys.executable, str(fake)), 50)
+    won = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=winner)
+    assert len(won) == 1 and next(iter(won.entries.values())).value == 1.0

@@ -12,7 +12,14 @@ where the engine moves first, 1 for the other); the most likely unsearched posit
 it, so the book serves both colours. A build can be stopped and resumed: the file is rewritten as
 entries come in, and entries already in it are not searched again.
 
+With `--engine`, another Gomocup engine (Renju only) chooses each entry's move in a search of
+`--engine-ms`, and its evaluation is the entry's value; the engine's own shorter search still gives
+the replies the trees grow by, so the book holds a stronger searcher's moves along the lines our
+search expects. Where that engine's move is not legal for us (a foul), the entry keeps our move.
+
     python -m engine.book.make --out models/book-renju.json.gz --ms 3000 --positions 2400
+    python -m engine.book.make --out book.json.gz --ms 300 --engine ~/sparring/rapfi/pbrain-rapfi \
+        --engine-ms 2000 --positions 1500 --mover-weight 3 --workers 2
 """
 from __future__ import annotations
 
@@ -20,7 +27,9 @@ import argparse
 import heapq
 import itertools
 import logging
+import math
 import multiprocessing as mp
+import shlex
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -59,15 +68,30 @@ def children(board: Board, entry: bk.Entry, k: int, ours: bool, reach: float, gr
     return [(reach * w / total, bk.to_board(i, k, board.size)) for (i, _), w in zip(likely, weights)]
 
 
+@dataclass(frozen=True)
+class Teacher:
+    """Another engine that chooses the entries' moves: its command, its time a position, and the
+    scale that turns its score into a value (`engine.train.enginetargets.value_of`)."""
+
+    command: tuple[str, ...]
+    ms: float
+    scale: float = 200.0
+
+
 _player = None
+_teacher = None
 
 
-def _init(model: str | None) -> None:
-    global _player
+def _init(model: str | None, teacher: Teacher | None = None) -> None:
+    global _player, _teacher
     from engine.search.player import MCTSPlayer
 
     # no book: each search must be the engine's own, not an earlier entry played back
     _player = MCTSPlayer(model=model or "shipped", threads=1, book=None)
+    if teacher is not None:
+        from engine.train.enginetargets import EngineTeacher
+
+        _teacher = (EngineTeacher(list(teacher.command), teacher.ms), teacher.scale)
 
 
 def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> bk.Entry:
@@ -79,6 +103,17 @@ def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> b
     assert key is not None
     k = key[1]
     move, policy, value, visits = searched_root(_player, board, seconds)
+    if _teacher is not None:
+        from engine.train.enginetargets import value_of
+
+        teacher, scale = _teacher
+        theirs, ev = teacher.ask(moves)
+        if board.is_legal(*theirs):
+            move = theirs
+            said = value_of(ev, scale)
+            value = said if math.isfinite(said) else value
+        else:
+            log.warning("the teacher's move %s is not legal after %s; the entry keeps ours", theirs, moves)
     order = sorted((i for i in range(len(policy)) if policy[i] > 0), key=lambda i: -policy[i])
     # rounded as the file keeps them, so that an entry is the same before and after a save
     replies = [(bk.to_image((i % size, i // size), k, size), round(float(policy[i]), 4)) for i in order[:8]]
@@ -86,9 +121,11 @@ def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> b
 
 
 def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int, workers: int,
-          out: Path | None, grow: Grow = Grow(), model: str | None = None, save_every: int = 20) -> bk.Book:
+          out: Path | None, grow: Grow = Grow(), model: str | None = None, save_every: int = 20,
+          teacher: Teacher | None = None) -> bk.Book:
     """Adds up to `positions` searched entries to `book`, the most likely positions of the trees
-    from `lines` (openings) first; rewrites `out` as it goes."""
+    from `lines` (openings) first; rewrites `out` as it goes. With a teacher, its moves fill the
+    entries (module docstring)."""
     rule, size = book.rule, book.size
     tie = itertools.count()
     frontier: list[tuple[float, int, tuple[Move, ...], bool]] = []  # (-reach, tie, moves, ours to move)
@@ -111,7 +148,7 @@ def build(book: bk.Book, lines: list[list[Move]], seconds: float, positions: int
                 heapq.heappush(frontier, (-r, next(tie), moves + (move,), not ours))
             board.undo()
 
-    with ProcessPoolExecutor(workers, mp.get_context("spawn"), initializer=_init, initargs=(model,)) as pool:
+    with ProcessPoolExecutor(workers, mp.get_context("spawn"), initializer=_init, initargs=(model, teacher)) as pool:
         running: dict = {}
         while frontier or running:
             while frontier and len(running) < workers:
@@ -151,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rule", default="renju")
     ap.add_argument("--model", default=None, help="the net the searches run (default: the shipped one)")
     ap.add_argument("--ms", type=float, default=3000.0, help="search time per position")
+    ap.add_argument("--engine", default=None, help="another engine's command: its moves fill the entries")
+    ap.add_argument("--engine-ms", type=float, default=2000.0, help="that engine's time per position")
+    ap.add_argument("--engine-scale", type=float, default=200.0,
+                    help="its score over this is the value's atanh (200 fits Rapfi's Eval)")
     ap.add_argument("--positions", type=int, default=100, help="positions to search in this run")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
     ap.add_argument("--min-share", type=float, default=Grow.min_share)
@@ -175,12 +216,20 @@ def main(argv: list[str] | None = None) -> int:
 
     model = args.model or shipped_model(gpu=False)
     grow = Grow(args.min_share, args.max_replies, args.spread, args.max_stones, args.mover_weight)
+    teacher = None
+    if args.engine:
+        if rule != Rule.RENJU:
+            ap.error("--engine makes Renju books only")
+        teacher = Teacher(tuple(shlex.split(args.engine)), args.engine_ms, args.engine_scale)
     run = {"model": Path(model).name if model else "heuristic", "ms": args.ms, "openings": args.openings,
            "positions": args.positions, "grow": vars(grow), "made": time.strftime("%Y-%m-%d")}
+    if teacher is not None:
+        run["engine"] = {"name": Path(teacher.command[0]).name, "ms": teacher.ms, "scale": teacher.scale}
     book.about = {**book.about, "runs": list(book.about.get("runs", [])) + [run]}  # how each run grew it
     t0 = time.time()
     n0 = len(book)
-    build(book, lines, args.ms / 1000, args.positions, args.workers or mp.cpu_count(), args.out, grow, model)
+    build(book, lines, args.ms / 1000, args.positions, args.workers or mp.cpu_count(), args.out, grow, model,
+          teacher=teacher)
     log.info("wrote %s: %d entries (%d new) in %.0f s", args.out, len(book), len(book) - n0, time.time() - t0)
     return 0
 

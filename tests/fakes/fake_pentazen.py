@@ -1,11 +1,12 @@
 """A scripted stand-in for PentaZen in the labelling tests: answers START and RESTART with OK, and a
 BOARD block with PentaZen-like search lines (a score, a +v win, a line that does not parse, a
 shorter +v win), then the first free point from the centre. With --drop-restart it ignores the
-first RESTART after each answer, as Rapfi drops a command that arrives as its search ends. No
-engine imports: it starts in milliseconds."""
+first RESTART after each answer, as Rapfi drops a command that arrives as its search ends; with
+--score-only it prints the score line alone. No engine imports: it starts in milliseconds."""
 import sys
 
 drop_restart = "--drop-restart" in sys.argv[1:]
+score_only = "--score-only" in sys.argv[1:]
 just_answered = False
 
 
@@ -23,9 +24,10 @@ for raw in sys.stdin:
         if word == "DONE":
             in_board = False
             out("MESSAGE dep 5-9 ev 35 nd 12k tm 40 sp 300")
-            out("MESSAGE dep 7-11 ev +v9 nd 50k tm 81 sp 600")
-            out("MESSAGE dep ev nd tm")
-            out("MESSAGE dep 9-13 ev +v7 nd 90k tm 120 sp 700")
+            if not score_only:
+                out("MESSAGE dep 7-11 ev +v9 nd 50k tm 81 sp 600")
+                out("MESSAGE dep ev nd tm")
+                out("MESSAGE dep 9-13 ev +v7 nd 90k tm 120 sp 700")
             taken = {(x, y) for x, y, _ in stones}
             free = sorted(((x, y) for x in range(15) for y in range(15) if (x, y) not in taken),
                           key=lambda p: (abs(p[0] - 7) + abs(p[1] - 7), p))
