@@ -235,3 +235,24 @@ def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_p
     winner = Teacher((sys.executable, str(fake)), 50)
     won = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=winner)
     assert len(won) == 1 and next(iter(won.entries.values())).value == 1.0
+
+
+def test_a_teachers_foul_is_not_put_in_the_book(tmp_path):
+    import sys
+    from pathlib import Path
+
+    from tests.test_evaluator import tiny_net
+
+    fake = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"
+    model = tmp_path / "tiny.onnx"
+    tiny_net(model)
+    # black to move; the centre, the scripted engine's answer, makes two open threes for black
+    line = [(5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (14, 14), (7, 6), (14, 12)]
+    board = Board.from_moves(line)
+    assert board.foul(7, 7) == Foul.DOUBLE_THREE
+    book = build(bk.Book(), [line], 0.05, 1, 1, None, model=str(model),
+                 teacher=Teacher((sys.executable, str(fake), "--score-only"), 50))
+    (key, entry), = book.entries.items()
+    _, k = bk.position_key(board)
+    move = bk.to_board(entry.move, k, 15)
+    assert move != (7, 7) and board.is_legal(*move)  # our own search's move instead

@@ -19,7 +19,7 @@ search expects. Where that engine's move is not legal for us (a foul), the entry
 
     python -m engine.book.make --out models/book-renju.json.gz --ms 3000 --positions 2400
     python -m engine.book.make --out book.json.gz --ms 300 --engine ~/sparring/rapfi/pbrain-rapfi \
-        --engine-ms 2000 --positions 1500 --mover-weight 3 --workers 2
+        --engine-ms 2000 --positions 2000 --mover-weight 3 --workers 2
 """
 from __future__ import annotations
 
