@@ -3,7 +3,10 @@ played, bad files refused with a message, the engine playing its moves, and the 
 from __future__ import annotations
 
 import gzip
+import math
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +18,8 @@ from engine.book.make import Grow, Teacher, build, children
 from engine.protocol.session import Session
 from engine.search.player import MCTSPlayer, load_book
 from tests.randomgames import random_game
+
+FAKE = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"  # a scripted engine, as the teacher
 
 
 def turned(point, k, size=15):
@@ -206,19 +211,15 @@ def test_mover_weight_spends_the_searches_on_one_tree(tmp_path):
 
 
 def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_path):
-    import math
-    import sys
-    from pathlib import Path
-
     from tests.test_evaluator import tiny_net
 
-    fake = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"
     model = tmp_path / "tiny.onnx"
     tiny_net(model)
     opening = [(7, 7), (7, 8), (9, 7)]
-    teacher = Teacher((sys.executable, str(fake), "--score-only"), 50, scale=100)
+    teacher = Teacher((sys.executable, str(FAKE), "--score-only"), 50, scale=100)
     book = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=teacher)
     assert len(book) == 5  # the scores decide nothing, so the lines go on past the first entry
+
     def centre_distance(p):
         return abs(p[0] - 7) + abs(p[1] - 7)
 
@@ -232,18 +233,14 @@ def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_p
     root_key, k = bk.position_key(Board.from_moves(opening))
     assert bk.to_board(book.entries[root_key].move, k, 15) == (6, 7)  # its first pick, in our frame
     # a reported win settles the position: its line stops at the first entry
-    winner = Teacher((sys.executable, str(fake)), 50)
+    winner = Teacher((sys.executable, str(FAKE)), 50)
     won = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=winner)
     assert len(won) == 1 and next(iter(won.entries.values())).value == 1.0
 
 
 def test_a_teachers_foul_is_not_put_in_the_book(tmp_path):
-    import sys
-    from pathlib import Path
-
     from tests.test_evaluator import tiny_net
 
-    fake = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"
     model = tmp_path / "tiny.onnx"
     tiny_net(model)
     # black to move; the centre, the scripted engine's answer, makes two open threes for black
@@ -251,7 +248,7 @@ def test_a_teachers_foul_is_not_put_in_the_book(tmp_path):
     board = Board.from_moves(line)
     assert board.foul(7, 7) == Foul.DOUBLE_THREE
     book = build(bk.Book(), [line], 0.05, 1, 1, None, model=str(model),
-                 teacher=Teacher((sys.executable, str(fake), "--score-only"), 50))
+                 teacher=Teacher((sys.executable, str(FAKE), "--score-only"), 50))
     (key, entry), = book.entries.items()
     _, k = bk.position_key(board)
     move = bk.to_board(entry.move, k, 15)

@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ms", type=float, default=3000.0, help="search time per position")
     ap.add_argument("--engine", default=None, help="another engine's command: its moves fill the entries")
     ap.add_argument("--engine-ms", type=float, default=2000.0, help="that engine's time per position")
-    ap.add_argument("--engine-scale", type=float, default=200.0,
+    ap.add_argument("--engine-scale", type=float, default=Teacher.scale,
                     help="its score over this is the value's atanh (200 fits Rapfi's Eval)")
     ap.add_argument("--positions", type=int, default=100, help="positions to search in this run")
     ap.add_argument("--workers", type=int, default=0, help="processes (0: every core)")
