@@ -18,8 +18,17 @@ from engine.book.make import Grow, Teacher, build, children
 from engine.protocol.session import Session
 from engine.search.player import MCTSPlayer, load_book
 from tests.randomgames import random_game
+from tests.test_evaluator import tiny_net
 
 FAKE = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"  # a scripted engine, as the teacher
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    """A tiny untrained net for the bookmaker's searches, made once for the module."""
+    path = tmp_path_factory.mktemp("net") / "tiny.onnx"
+    tiny_net(path)
+    return path
 
 
 def turned(point, k, size=15):
@@ -151,11 +160,7 @@ def test_replies_follow_by_share_and_split_the_reach():
     assert theirs[0][0] == pytest.approx(0.5 * 0.6 / 0.85)
 
 
-def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path):
-    from tests.test_evaluator import tiny_net
-
-    model = tmp_path / "tiny.onnx"
-    tiny_net(model)
+def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path, model):
     opening = [(7, 7), (7, 8), (9, 7)]
     out = tmp_path / "book.json.gz"
     book = build(bk.Book(), [opening], 0.05, 4, 1, out, model=str(model))
@@ -173,12 +178,8 @@ def test_bookmaker_searches_the_likeliest_positions_and_resumes(tmp_path):
     assert all(more.entries[key] == entry for key, entry in first.entries.items())
 
 
-def test_bookmaker_command_line_records_each_run(tmp_path):
+def test_bookmaker_command_line_records_each_run(tmp_path, model):
     from engine.book.make import main
-    from tests.test_evaluator import tiny_net
-
-    model = tmp_path / "tiny.onnx"
-    tiny_net(model)
     openings = tmp_path / "openings.txt"
     openings.write_text("h8 h9 j8\n")
     out = tmp_path / "book.json.gz"
@@ -190,11 +191,7 @@ def test_bookmaker_command_line_records_each_run(tmp_path):
     assert [(r["positions"], r["grow"]["max_replies"]) for r in book.about["runs"]] == [(2, 4), (3, 2)]
 
 
-def test_mover_weight_spends_the_searches_on_one_tree(tmp_path):
-    from tests.test_evaluator import tiny_net
-
-    model = tmp_path / "tiny.onnx"
-    tiny_net(model)
+def test_mover_weight_spends_the_searches_on_one_tree(model):
     opening = [(7, 7), (7, 8), (9, 7)]
 
     def first_replies(weight: float) -> int:
@@ -210,11 +207,7 @@ def test_mover_weight_spends_the_searches_on_one_tree(tmp_path):
     assert first_replies(1e-6) >= 3
 
 
-def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_path):
-    from tests.test_evaluator import tiny_net
-
-    model = tmp_path / "tiny.onnx"
-    tiny_net(model)
+def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(model):
     opening = [(7, 7), (7, 8), (9, 7)]
     teacher = Teacher((sys.executable, str(FAKE), "--score-only"), 50, scale=100)
     book = build(bk.Book(), [opening], 0.05, 5, 1, None, model=str(model), teacher=teacher)
@@ -238,11 +231,7 @@ def test_a_teacher_engine_fills_the_entries_and_our_search_grows_the_trees(tmp_p
     assert len(won) == 1 and next(iter(won.entries.values())).value == 1.0
 
 
-def test_a_teachers_foul_is_not_put_in_the_book(tmp_path):
-    from tests.test_evaluator import tiny_net
-
-    model = tmp_path / "tiny.onnx"
-    tiny_net(model)
+def test_a_teachers_foul_is_not_put_in_the_book(model):
     # black to move; the centre, the scripted engine's answer, makes two open threes for black
     line = [(5, 7), (0, 0), (6, 7), (0, 2), (7, 5), (14, 14), (7, 6), (14, 12)]
     board = Board.from_moves(line)
