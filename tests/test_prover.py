@@ -237,6 +237,38 @@ def test_a_fours_only_search_never_claims_a_loss_it_did_not_search():
     assert Prover().solve(b, "vcf", budget_ms=20_000).result != "win"  # no VCF either: draw is right
 
 
+# Black to move at ply 30 of one of our games against PentaZen (1 s a move): l6 (12, 5) threatens
+# two VCFs at once; the threat search finds the one through l5 (11, 4) first, but white's answer
+# m5 (12, 4) lies on the other one's line and breaks both (the game went on so, and black lost).
+QUIET_THREAT_ANSWERED_OFF_ITS_LINE = [
+    (7, 7), (8, 8), (8, 7), (7, 5), (8, 4), (6, 7), (10, 6), (7, 8), (11, 7), (9, 5), (10, 8), (10, 7),
+    (12, 6), (13, 5), (11, 6), (9, 6), (11, 5), (11, 8), (8, 5), (13, 10), (12, 9), (10, 4), (8, 6), (8, 3),
+    (9, 9), (8, 10), (13, 6), (14, 6), (12, 7), (12, 8)]
+
+
+def test_a_quiet_threat_is_answered_off_its_vcf_line():
+    """A quiet move that threatens a VCF is answered by every point that leaves no VCF, not only
+    by the points of the first VCF found: UTSS and df-pn do not claim the quiet move's win, and
+    still prove black's real win (the four at m5)."""
+    board = Board.from_moves(QUIET_THREAT_ANSWERED_OFF_ITS_LINE)
+    threat = board.copy()
+    threat.play(12, 5)
+    passed = threat.copy()
+    passed.to_move = Color.BLACK  # white passes: what black threatens
+    first = Prover().solve(passed, "vcf", max_depth=10)
+    assert first.result == "win" and (12, 4) not in first.line  # the threat, and a line off m5
+    answered = threat.copy()
+    answered.play(12, 4)
+    assert Prover().solve(answered, "vcf", budget_ms=5_000).result != "win"  # m5 answers it
+    for depth in (5, 9):
+        assert Prover().solve(threat, "utss", max_depth=depth, budget_ms=5_000).result != "loss"
+        proof = Prover().solve(board, "utss", max_depth=depth, budget_ms=5_000)
+        assert proof.result != "win" or proof.line[0] != (12, 5)
+    for kind in ("dfpn", "vct", "utss"):
+        proof = Prover().solve(board, kind, max_depth=9 if kind == "utss" else None, budget_ms=20_000)
+        assert proof.result == "win" and proof.line[0] == (12, 4), kind
+
+
 def test_threat_filter_keeps_only_the_answers_to_a_hidden_vcf():
     """White (to move after black) has no four yet but a double four at j6 in one move: black's
     moves that leave it (every quiet move far away) go; the blocks and black's own fours stay."""

@@ -259,34 +259,99 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
     }
 }
 
-/* The side to move c faces a VCF of o's, whose line has_vcf left in s->pv[ply + 1]: the answers
- * are c's fours and the points of that line after which o has no VCF of vdepth fours any more. */
-static void vcf_answers(struct search *s, int vdepth, int ply, rj_list *moves)
+/* Does `line`, a VCF of the side to move as vcf() leaves it (four, block, four, ..., five), still
+ * win here within `max_fours` fours? It is walked with vcf()'s own tests, every probe taken back:
+ * far cheaper than a new VCF search, which is left for the points that break the line. */
+static int line_still_wins(struct search *s, const int16_t *line, int len, int max_fours)
 {
     rj_board *b = s->b;
     const int c = b->to_move, o = 3 - c;
-    int16_t line[RJ_MAX_LINE_PLIES];
-    int n = s->pv_len[ply + 1];
-    memcpy(line, s->pv[ply + 1], (size_t)n * sizeof line[0]);
+    if ((len + 1) / 2 - 1 > max_fours)
+        return 0;
+    int played = 0, wins = 0;
+    while (played + 1 < len && !out_of_budget(s)) {
+        const int m = line[played];
+        if (first_point(b, c, RJ_SET_FIVE) >= 0) {
+            wins = 1;
+            break;
+        }
+        if (rj_set_size(b, o, RJ_SET_FIVE) && only_point(b, o, RJ_SET_FIVE) != m)
+            break;
+        if (b->cell[m] != RJ_EMPTY || !(rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m)) ||
+            !rj_legal_for(b, c, m))
+            break;
+        probe(b, m);
+        played++;
+        if (rj_set_size(b, o, RJ_SET_FIVE)) /* the defender, to move, makes five first */
+            break;
+        const int block = only_point(b, c, RJ_SET_FIVE);
+        if (block < 0 || !rj_legal_for(b, o, block)) {
+            wins = 1;
+            break;
+        }
+        if (line[played] != block || out_of_budget(s))
+            break;
+        probe(b, block);
+        played++;
+    }
+    while (played > 0)
+        unprobe(b, line[--played]);
+    return wins;
+}
+
+/* A VCF of `color` within `fours` fours, its search capped at `cap` nodes (0: none); a search
+ * that reaches its cap (not the proof's own budget) answers no. The line is left in s->pv[ply]. */
+int rj_capped_vcf(struct search *s, int color, int fours, int64_t cap, int ply)
+{
+    const int64_t saved = s->max_nodes, until = s->nodes + cap;
+    if (cap > 0 && (saved <= 0 || until < saved))
+        s->max_nodes = until;
+    int found = fours > 0 && rj_has_vcf(s, color, fours, ply);
+    s->max_nodes = saved;
+    if (s->aborted && !rj_budget_spent(s, saved)) {
+        s->aborted = 0;
+        found = 0;
+    }
+    return found;
+}
+
+int rj_vcf_answers(struct search *s, int max_fours, int64_t cap, int ply, rj_list *moves)
+{
+    rj_board *b = s->b;
+    const int c = b->to_move, o = 3 - c;
+    int16_t line[RJ_MAX_LINE_PLIES]; /* the searches below overwrite s->pv[ply + 1] */
+    const int len = s->pv_len[ply + 1];
+    memcpy(line, s->pv[ply + 1], (size_t)len * sizeof line[0]);
+    uint8_t near[RJ_CELLS];
+    memset(near, b->rule == RJ_RENJU && c == RJ_BLACK, sizeof near);
+    for (int i = 0; i < len; i++)
+        for (int d = 0; d < 4; d++)
+            for (int k = -5; k <= 5; k++) {
+                int q = line[i] + k * RJ_DIR[d];
+                if (q >= 0 && q < RJ_CELLS)
+                    near[q] = 1;
+            }
     rj_points seen = {{0}};
     moves->n = 0;
-    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, {
-        if (!rj_points_has(&seen, pos) && rj_legal_for(b, c, pos) && moves->n < RJ_MAX_LIST) {
-            rj_points_add(&seen, pos);
-            moves->pos[moves->n++] = (int16_t)pos;
+    RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
+    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
+    /* the line's own points first: they are the likeliest answers, and a search that stops at its
+     * first holding move stops sooner */
+    for (int pass = 0; pass < 2 && !s->aborted; pass++)
+        for (int i = 0; i < (pass ? RJ_CELLS : len) && !s->aborted; i++) {
+            const int q = pass ? i : line[i];
+            if (!near[q] || b->cell[q] != RJ_EMPTY || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
+                continue;
+            rj_points_add(&seen, q);
+            probe(b, q);
+            int still = line_still_wins(s, line, len, max_fours);
+            if (!still) /* the line is broken, but another VCF may hold */
+                still = rj_capped_vcf(s, o, max_fours, cap, ply + 1); /* one that gives up keeps q */
+            unprobe(b, q);
+            if (!still && moves->n < RJ_MAX_LIST)
+                moves->pos[moves->n++] = (int16_t)q;
         }
-    });
-    for (int i = 0; i < n && !s->aborted; i++) {
-        int q = line[i];
-        if (rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
-            continue;
-        rj_points_add(&seen, q);
-        probe(b, q);
-        int still = rj_has_vcf(s, o, vdepth, ply + 1);
-        unprobe(b, q);
-        if (!still && moves->n < RJ_MAX_LIST)
-            moves->pos[moves->n++] = (int16_t)q;
-    }
+    return s->aborted ? -1 : moves->n ? 0 : 1;
 }
 
 static int negate(int v) { return v == RJ_PROOF_UNKNOWN ? RJ_PROOF_UNKNOWN : -v; }
@@ -366,7 +431,7 @@ static int utss(struct search *s, int depth, int ply, int threatened, int beta)
     rj_list moves;
     int vdepth = depth / 2 < s->threat_depth ? depth / 2 : s->threat_depth, want_fukumi = 0;
     if (level == 0 && threatened && rj_has_vcf(s, o, vdepth, ply + 1)) {
-        vcf_answers(s, vdepth, ply, &moves);
+        rj_vcf_answers(s, vdepth, 0, ply, &moves);
         if (s->aborted)
             return RJ_PROOF_UNKNOWN;
         level = 1; /* threatened: a quiet move loses */
@@ -562,8 +627,8 @@ static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
     /* a quiet attacker move: it must threaten a VCF (it may be a block, or a fukumi move) */
     if (!rj_has_vcf(s, o, s->threat_depth, ply + 1))
         return -1;
-    vcf_answers(s, s->threat_depth, ply, moves);
-    return moves->n ? 0 : 1;
+    int answered = rj_vcf_answers(s, s->threat_depth, 0, ply, moves);
+    return answered < 0 ? -1 : answered;
 }
 
 /* The key of the position after `pos` is played, without playing it. */

@@ -147,9 +147,34 @@ static inline int two_threats(const rj_board *b, int color, int pos)
     return lines >= 2;
 }
 
+/* Did a budget of the whole proof (max_nodes, or the deadline) run out, not only a check's own cap? */
+static inline int rj_budget_spent(const struct search *s, int64_t max_nodes)
+{
+    return (max_nodes > 0 && s->nodes >= max_nodes) || (s->deadline_ns > 0 && rj_now_ns() >= s->deadline_ns);
+}
+
+static inline void rj_push_unique(rj_list *l, rj_points *seen, int pos)
+{
+    if (!rj_points_has(seen, pos) && l->n < RJ_MAX_LIST) {
+        rj_points_add(seen, pos);
+        l->pos[l->n++] = (int16_t)pos;
+    }
+}
+
 /* Would `color` have a VCF of at most `depth` fours if it were to move now? The line is left in
  * s->pv[ply]; the side to move is restored (prover.c). */
 int rj_has_vcf(struct search *s, int color, int depth, int ply);
+/* A VCF of `color` within `fours` fours, its search capped at `cap` nodes (0: none): a search that
+ * reaches its cap (not the proof's budget) answers no. The line is left in s->pv[ply] (prover.c). */
+int rj_capped_vcf(struct search *s, int color, int fours, int64_t cap, int ply);
+/* The side to move faces the opponent's VCF whose line (of at most `max_fours` fours) a search
+ * left in s->pv[ply + 1], threatened by a quiet move: its answers are its fours and every point
+ * after which no VCF of the opponent's is left (VCF searches capped at `cap` nodes; one that
+ * gives up keeps the point). Points that touch none of the line's lines (beyond 5 along them)
+ * cannot break it and are not tried, except for Renju black, whose distant stone can change
+ * which of its blocks are fouls. Returns 0 with answers, 1 with none (the threat wins), -1 when
+ * the proof's budget ran out (prover.c). */
+int rj_vcf_answers(struct search *s, int max_fours, int64_t cap, int ply, rj_list *moves);
 /* Extends the line in s->pv[0], a proof for `attacker`, to the five (prover.c). */
 void rj_complete_line(struct search *s, int attacker);
 /* Stable sort of moves[start..n) for `color`, the likely decisive first: two threats at once,

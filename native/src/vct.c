@@ -21,28 +21,13 @@ static uint64_t vct_salt(int attacker, int stone_limit, int direct)
            (direct ? 0x94D049BB133111EBull : 0);
 }
 
-/* Did a budget of the whole proof (not only a check's own cap) run out? */
-static int budget_spent(const struct search *s, int64_t max_nodes)
-{
-    return (max_nodes > 0 && s->nodes >= max_nodes) || (s->deadline_ns > 0 && rj_now_ns() >= s->deadline_ns);
-}
-
 /* A VCF of `color` within VCT_VCF_DEPTH fours and s->vcf_cap nodes (line in s->pv[ply]). A check
  * that reaches its cap answers no. */
 static int vcf_check(struct search *s, int color, int ply)
 {
-    const int64_t saved = s->max_nodes, cap = s->nodes + s->vcf_cap;
-    if (s->vcf_cap > 0 && (saved <= 0 || cap < saved))
-        s->max_nodes = cap;
     /* within the line's stone limit: a VCF of k fours takes 2k - 1 more stones */
     int left = (s->stone_limit - s->b->nstones + 1) / 2;
-    int found = rj_has_vcf(s, color, left < VCT_VCF_DEPTH ? left : VCT_VCF_DEPTH, ply);
-    s->max_nodes = saved;
-    if (s->aborted && !budget_spent(s, saved)) {
-        s->aborted = 0;
-        found = 0;
-    }
-    return found;
+    return rj_capped_vcf(s, color, left < VCT_VCF_DEPTH ? left : VCT_VCF_DEPTH, s->vcf_cap, ply);
 }
 
 /* The most fours a quiet move's threatened VCF may take here: VCT_THREAT_FOURS, within the line's
@@ -53,113 +38,15 @@ static int threat_fours(const struct search *s)
     return left < VCT_THREAT_FOURS ? left : VCT_THREAT_FOURS;
 }
 
-/* Would `color` (not to move) have a VCF of at most threat_fours() fours if it moved now, found
- * within s->vcf_cap nodes? Its line is left in s->pv[ply]. */
-static int vcf_threat(struct search *s, int color, int ply)
-{
-    const int64_t saved = s->max_nodes, cap = s->nodes + s->vcf_cap;
-    if (s->vcf_cap > 0 && (saved <= 0 || cap < saved))
-        s->max_nodes = cap;
-    const int fours = threat_fours(s);
-    int found = fours > 0 && rj_has_vcf(s, color, fours, ply);
-    s->max_nodes = saved;
-    if (s->aborted && !budget_spent(s, saved)) {
-        s->aborted = 0;
-        found = 0;
-    }
-    return found;
-}
-
-static void push_unique(rj_list *l, rj_points *seen, int pos)
-{
-    if (!rj_points_has(seen, pos) && l->n < RJ_MAX_LIST) {
-        rj_points_add(seen, pos);
-        l->pos[l->n++] = (int16_t)pos;
-    }
-}
-
-/* Does `line`, a VCF of the side to move as vcf() leaves it (four, block, four, ..., five), still
- * win here within `max_fours` fours? It is walked with vcf()'s own tests, every probe taken back:
- * far cheaper than a new VCF search, which is left for the points that break the line. */
-static int line_still_wins(struct search *s, const int16_t *line, int len, int max_fours)
-{
-    rj_board *b = s->b;
-    const int c = b->to_move, o = 3 - c;
-    if ((len + 1) / 2 - 1 > max_fours)
-        return 0;
-    int played = 0, wins = 0;
-    while (played + 1 < len && !out_of_budget(s)) {
-        const int m = line[played];
-        if (first_point(b, c, RJ_SET_FIVE) >= 0) {
-            wins = 1;
-            break;
-        }
-        if (rj_set_size(b, o, RJ_SET_FIVE) && only_point(b, o, RJ_SET_FIVE) != m)
-            break;
-        if (b->cell[m] != RJ_EMPTY || !(rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m)) ||
-            !rj_legal_for(b, c, m))
-            break;
-        probe(b, m);
-        played++;
-        if (rj_set_size(b, o, RJ_SET_FIVE)) /* the defender, to move, makes five first */
-            break;
-        const int block = only_point(b, c, RJ_SET_FIVE);
-        if (block < 0 || !rj_legal_for(b, o, block)) {
-            wins = 1;
-            break;
-        }
-        if (line[played] != block || out_of_budget(s))
-            break;
-        probe(b, block);
-        played++;
-    }
-    while (played > 0)
-        unprobe(b, line[--played]);
-    return wins;
-}
-
 /* The attacker's block `o` made no four or three: it holds only if it threatens a VCF (of at
- * most VCT_THREAT_FOURS fours). The defender (to move) answers with its fours and with the points
- * after which that VCF is gone: those on a line through a point of the VCF's line, within 5 (a
- * stone elsewhere touches none of its lines), or any point for Renju black, whose distant stone
- * can change which of its blocks are fouls. Returns as vct_moves does. */
+ * most VCT_THREAT_FOURS fours), which the defender (to move) answers (rj_vcf_answers). Returns as
+ * vct_moves does. */
 static int vcf_threat_answers(struct search *s, int o, int ply, rj_list *moves)
 {
-    rj_board *b = s->b;
-    const int c = b->to_move;
-    int threat = vcf_threat(s, o, ply + 1);
+    int threat = rj_capped_vcf(s, o, threat_fours(s), s->vcf_cap, ply + 1);
     if (!threat || s->aborted)
         return -1;
-    int16_t line[RJ_MAX_LINE_PLIES]; /* the searches below overwrite s->pv[ply + 1] */
-    const int len = s->pv_len[ply + 1];
-    memcpy(line, s->pv[ply + 1], (size_t)len * sizeof line[0]);
-    uint8_t near[RJ_CELLS];
-    memset(near, b->rule == RJ_RENJU && c == RJ_BLACK, sizeof near);
-    for (int i = 0; i < len; i++)
-        for (int d = 0; d < 4; d++)
-            for (int k = -5; k <= 5; k++) {
-                int q = line[i] + k * RJ_DIR[d];
-                if (q >= 0 && q < RJ_CELLS)
-                    near[q] = 1;
-            }
-    rj_points seen = {{0}};
-    moves->n = 0;
-    RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
-    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
-    for (int q = 0; q < RJ_CELLS && !s->aborted; q++) {
-        if (!near[q] || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
-            continue;
-        probe(b, q);
-        int still = line_still_wins(s, line, len, threat_fours(s));
-        if (!still) /* the line is broken, but another VCF may hold */
-            still = vcf_threat(s, o, ply + 1); /* a check that gives up keeps q: it may break it */
-        unprobe(b, q);
-        if (!still)
-            push_unique(moves, &seen, q);
-    }
-    if (s->aborted)
-        return -1;
-    return moves->n ? 0 : 1;
+    return rj_vcf_answers(s, threat_fours(s), s->vcf_cap, ply, moves);
 }
 
 /* The moves of a node, or its value when the position settles it: 1 the attacker wins, -1 it
@@ -193,14 +80,14 @@ static int vct_moves(struct search *s, int attacker, int ply, rj_list *moves)
         if (s->aborted)
             return -1;
         /* a playable straight four would have been the VCF: plain fours only */
-        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
+        RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
         if (level == 0) {
-            RJ_FOR_SET(b, c, RJ_SET_THREE, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
+            RJ_FOR_SET(b, c, RJ_SET_THREE, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
         } else { /* the defender has a three: fours, or a block (which must threaten a VCF) */
             rj_list d;
             rj_defence(b, &d);
             for (int i = 0; i < d.n; i++)
-                push_unique(moves, &seen, d.pos[i]);
+                rj_push_unique(moves, &seen, d.pos[i]);
         }
         rj_order_moves(b, c, moves, 0);
         return moves->n ? 0 : -1;
@@ -216,8 +103,8 @@ static int vct_moves(struct search *s, int attacker, int ply, rj_list *moves)
         return moves->n ? 0 : 1;
     for (int i = 0; i < moves->n; i++)
         rj_points_add(&seen, moves->pos[i]);
-    RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
-    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) push_unique(moves, &seen, pos));
+    RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
+    RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
     return moves->n ? 0 : 1;
 }
 
