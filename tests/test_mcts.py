@@ -467,28 +467,3 @@ def _filled(stones: int) -> Board:
         b.play(*p)
     assert b.stone_count == stones and not b.game_over
     return b
-
-
-# Black to move at ply 10 of one of our games against PentaZen (1 s a move): black wins by a VCT
-# that takes the prover about 100 ms from a fresh table, more than the root's first VCT had; the
-# engine played on and lost.
-WINNING_BLACK = [(7, 7), (7, 8), (7, 6), (6, 10), (5, 7), (8, 7), (6, 6), (9, 6), (6, 9), (8, 8)]
-
-
-def test_a_winning_root_gets_a_search_for_its_own_win():
-    """Once the leading move's value reaches root_proof_value, the search looks for its own win
-    (VCT, then df-pn) and plays the proof's first move; below that value, or with no time for it,
-    it does not."""
-    board = Board.from_moves(WINNING_BLACK)
-    proven = {}
-    for name, ms, value in (("on", 3000.0, -1.0), ("off", 0.0, -1.0), ("not winning", 3000.0, 1.1)):
-        m = MCTS(HeuristicEvaluator(), MCTSConfig(root_vct_ms=0, verify_ms=0, verify_after=0.0, root_proof_ms=ms,
-                                                  root_proof_value=value, root_proof_share=1.0))
-        move = m.search(board, time.monotonic() + 10, 10.0, max_playouts=200, early_stop=False)
-        proven[name] = m.root.proven
-        if m.root.proven:
-            assert move == m.root_line[0]
-            line = Prover().solve(board, "vct", budget_ms=10_000).line
-            assert move == line[0]
-    assert proven == {"on": 1, "off": 0, "not winning": 0}
-    assert Prover().verify(board, budget_ms=20_000).result == "verified"  # every defence checked: the win is real

@@ -85,13 +85,6 @@ class MCTSConfig:
     dirichlet_alpha: float = 0.0  # > 0: root noise, for self-play
     dirichlet_eps: float = 0.25
     root_vct_ms: float = 100.0  # our own VCT at a fresh root (at most a tenth of the move's time)
-    # Once the leading move's mean value says we are winning (at least root_proof_value), one more
-    # search for our own win of up to root_proof_ms (at most root_proof_share of the move): the VCT
-    # (its verify_vct share), then df-pn, which also tries quiet moves near the root. Winning
-    # positions are lost by long wins that the first short VCT does not reach.
-    root_proof_ms: float = 300.0
-    root_proof_value: float = 0.3
-    root_proof_share: float = 0.3
     # A leaf whose stones another expanded node holds (reached in another order) takes its moves
     # and priors instead of a new evaluation, and shares its proofs; statistics stay per node.
     transpositions: bool = True
@@ -372,7 +365,6 @@ class MCTS:
         verify_left = self.cfg.verify_share * min(optimum, deadline - t0) if self.cfg.verify_ms > 0 else 0.0
         next_check = 0  # playouts before the next check may start (verify_gap)
         extensions = 0
-        proof_tried = root.proven or not self.cfg.utss or self.cfg.root_proof_ms <= 0 or b.stone_count < 6
         stop_from = t0 + self.cfg.early_stop_after * (soft - t0)  # no early stop before this
         if report:
             report("REALTIME REFRESH")
@@ -391,14 +383,6 @@ class MCTS:
             may_stop = early_stop and playouts >= 64 and now >= stop_from and not extensions
             decided = may_stop and self._decided(np.where(root.cp > 0, 0.0, n_root), playouts, searched, soft - now)
             late = now - t0 >= self.cfg.verify_after * (soft - t0)
-            if not proof_tried and late and playouts >= 64 and self._leading_value(root) >= self.cfg.root_proof_value:
-                proof_tried = True
-                budget = min(self.cfg.root_proof_ms / 1000, self.cfg.root_proof_share * min(optimum, deadline - t0),
-                             deadline - now - 0.005)
-                if budget > 0.005:
-                    self._prove_root(b, root, budget)  # a win proves the root: the loop ends at its top
-                    verify_spent += time.monotonic() - now
-                    continue
             if verify_left > 0.002 and self.cfg.utss and playouts >= 16 and (late or decided) \
                     and (playouts >= next_check or decided):
                 top = self._leader(root)
@@ -469,33 +453,6 @@ class MCTS:
         n = np.where(root.cp == 0, visits, -1.0)
         i = int(np.argmax(n))
         return i if n[i] >= 0 else -1
-
-    @staticmethod
-    def _leading_value(root: Node) -> float:
-        """The most visited root move's mean value, for the side to move (-1 without visits)."""
-        visits = root.N
-        if not len(visits):
-            return -1.0
-        i = int(np.argmax(visits))
-        return float(root.W[i] / visits[i]) if visits[i] > 0 else -1.0
-
-    def _prove_root(self, b: Board, root: Node, seconds: float) -> bool:
-        """A search for the side to move's own win within `seconds` (root_proof_*): the VCT, then
-        df-pn. A win proves the root, and its line's first move is played."""
-        end = time.monotonic() + seconds
-        plies = self._plies_left(b)
-        if plies <= 0:
-            return False
-        vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
-        proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b), budget_ms=seconds * vct_share * 1000)
-        left = end - time.monotonic()
-        if proof.result != "win" and left > 0.001:
-            proof = self.prover.solve(b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
-                                      budget_ms=left * 1000)
-        if proof.result == "win" and proof.line and proof.line[0] in root.moves:
-            root._c.proven, self.root_line = 1, proof.line
-            return True
-        return False
 
     def _verify(self, b: Board, root: Node, i: int, seconds: float) -> None:
         """A deep look after root move i, the opponent to move (VCT, then df-pn, then UTSS, by the
