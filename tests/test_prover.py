@@ -269,6 +269,33 @@ def test_a_quiet_threat_is_answered_off_its_vcf_line():
         assert proof.result == "win" and proof.line[0] == (12, 4), kind
 
 
+def test_every_reply_to_a_quiet_winning_move_still_loses():
+    """Soundness beyond UTSS's own answer lists, on the search's own calls (tests/data/utss_calls.jsonl):
+    where UTSS proves a win that opens with a quiet move (no three, no four), every legal reply of
+    the defender still leaves the attacker a win that a prover finds."""
+    from engine.bench.prover import UTSS_CALLS, load
+    from engine.board.coords import parse_points
+    from engine.native import lib
+
+    quiet = 0
+    for call in load(UTSS_CALLS):
+        board = Board.from_moves(parse_points(call["moves"]))
+        proof = Prover(tt_bits=16).solve(board, "utss", max_depth=7, budget_nodes=50_000)
+        if proof.result != "win" or int(board.patterns(board.to_move)[proof.line[0][1], proof.line[0][0]].max()) \
+                >= lib.RJ_PT_LIVE3:
+            continue
+        quiet += 1
+        after = board.copy()
+        after.play(*proof.line[0])
+        for reply in after.legal_moves():
+            b = after.copy()
+            b.play(*reply)
+            assert b.game_over or any(
+                Prover(tt_bits=16).solve(b, kind, max_depth=depth, budget_nodes=200_000).result == "win"
+                for kind, depth in (("vcf", None), ("utss", 7), ("dfpn", 40))), f"{reply} holds in\n{after}"
+    assert quiet >= 3  # 4 of the 1,060 calls when written
+
+
 def test_threat_filter_keeps_only_the_answers_to_a_hidden_vcf():
     """White (to move after black) has no four yet but a double four at j6 in one move: black's
     moves that leave it (every quiet move far away) go; the blocks and black's own fours stay."""
