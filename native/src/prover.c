@@ -340,16 +340,17 @@ int rj_vcf_answers(struct search *s, int max_fours, int64_t cap, int ply, rj_lis
     for (int pass = 0; pass < 2 && !s->aborted; pass++)
         for (int i = 0; i < (pass ? RJ_CELLS : len) && !s->aborted; i++) {
             const int q = pass ? i : line[i];
-            if (!near[q] || b->cell[q] != RJ_EMPTY || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
+            if (!near[q] || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
                 continue;
-            rj_points_add(&seen, q);
             probe(b, q);
             int still = line_still_wins(s, line, len, max_fours);
             if (!still) /* the line is broken, but another VCF may hold */
                 still = rj_capped_vcf(s, o, max_fours, cap, ply + 1); /* one that gives up keeps q */
             unprobe(b, q);
-            if (!still && moves->n < RJ_MAX_LIST)
-                moves->pos[moves->n++] = (int16_t)q;
+            if (!still)
+                rj_push_unique(moves, &seen, q);
+            else
+                rj_points_add(&seen, q); /* tried: not again in the second pass */
         }
     return s->aborted ? -1 : moves->n ? 0 : 1;
 }
@@ -627,8 +628,7 @@ static int dfpn_moves(struct search *s, int attacker, int ply, rj_list *moves)
     /* a quiet attacker move: it must threaten a VCF (it may be a block, or a fukumi move) */
     if (!rj_has_vcf(s, o, s->threat_depth, ply + 1))
         return -1;
-    int answered = rj_vcf_answers(s, s->threat_depth, 0, ply, moves);
-    return answered < 0 ? -1 : answered;
+    return rj_vcf_answers(s, s->threat_depth, 0, ply, moves); /* its -1, 1 and 0 are this function's */
 }
 
 /* The key of the position after `pos` is played, without playing it. */
