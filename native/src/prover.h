@@ -1,8 +1,8 @@
 /*
  * prover.h — threat-space proofs for the side to move: VCF (victory by continuous fours) and
  * UTSS (the method's unified threat-space search: WIN / DRAW / LOSE / UNCERTAIN over M(c),
- * negamax with iterative deepening and a transposition table). Node and time budgets are
- * checked every RJ_BUDGET_CHECK nodes, a few microseconds of work apart.
+ * negamax with iterative deepening and a transposition table). The node budget holds exactly;
+ * the clock is read every RJ_BUDGET_CHECK nodes, a few microseconds of work apart.
  *
  * What keeps UTSS small (all sound: a pruned move counts as unknown, never as lost or won):
  * a node whose parent only asks "is it lost?" stops at its first move that holds within the
