@@ -46,7 +46,11 @@ def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
     groups = dict(bench_prover.vct_groups(bench_prover.load(small)))
     assert len(groups["Gomocup 2019-2020, PentaZen +v"]) == 4 and len(groups["games PentaZen won after +v"]) == 1
     rows = bench_prover.vct_rows(verify_ms=5000, path=small)
-    assert len(rows) == 4 * 6
+    assert len(rows) == 4 * 6 + 1
+    pure = {name.split(":")[0][5:]: int(name.split("of the ")[1].split()[0]) for name, _, _ in rows
+            if "pure threat-sequence" in name}
+    both = pure.pop("all real-game positions")  # the two sets together, not their parts counted again
+    assert both == pure["Gomocup 2019-2020, PentaZen +v"] + pure["games PentaZen won after +v"]
     for name, value, _ in rows:
         if name.startswith("VCT-direct") and "won by" in name:
             shares = [float(v.rstrip("%")) for v in value.split(";")[0].split(", ")]

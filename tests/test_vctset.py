@@ -209,3 +209,30 @@ def test_the_shipped_dataset_replays_legally():
         if not r["source"].startswith("pentazen-game"):
             assert r["winner_moves"] >= 3 and "-" not in r["kinds"]
     assert json.loads(path.read_text().splitlines()[0]) == header
+
+
+def test_classify_settles_win_none_and_open():
+    """`classify` keeps each answer its search can stand behind: a proof ("win"), a finished search
+    with no win ("none": no VCT, the win needs quiet moves), or a budget run out ("open"); records
+    PentaZen announced no win at are left as they were."""
+    _, records = vctset.read_file(vctset.DATASET)
+    by_source = {r["source"]: r for r in records}
+    quick_win = by_source["renju-2019.tar.gz:renju-2019/9_10_8_2.psq ply 31"]
+    no_vct = by_source["pentazen-game 0024 ply 12"]
+    slow_win = by_source["pentazen-game 0006 ply 14"]
+    unlabelled = next(r for r in records if not (r.get("pentazen") or "").startswith("+"))
+    picked = [{k: v for k, v in r.items() if k != "vct"} for r in (quick_win, no_vct, slow_win, unlabelled)]
+    out = vctset.classify(picked, nodes=20_000, direct_nodes=20_000, tt_bits=16, progress=False)
+    assert [r.get("vct", {}).get("result") for r in out] == ["win", "none", "open", None]
+    assert 0 < out[0]["vct"]["nodes"] <= 20_000 and out[2]["vct"]["nodes"] >= 20_000
+    assert "vct" not in picked[0]  # the records given are not changed
+    # with room, the slow one is a proof, as the shipped field says
+    assert vctset.classify_one(slow_win["moves"], 3_000_000, 0, 20)["result"] == slow_win["vct"]["result"] == "win"
+
+
+def test_the_shipped_dataset_is_classified():
+    header, records = vctset.read_file(vctset.DATASET)
+    labelled = [r for r in records if (r.get("pentazen") or "").startswith("+")]
+    assert labelled and all(r["vct"]["result"] in ("win", "none", "open") for r in labelled)
+    assert header["classified"]["vct_nodes"] >= 10_000_000
+    assert sum(header["counts"]["vct"].values()) == len(labelled)

@@ -3,6 +3,7 @@
     python -m engine.bench.vctset records --archives A.tar.gz... --out FILE [--limit N] [--seed S]
                                           [--pentazen PATH] [--ms 1000]
     python -m engine.bench.vctset games MATCH_DIR --out FILE [--engine pentazen]
+    python -m engine.bench.vctset classify [--out FILE] [--nodes 60000000] [--workers 2]
 
 `records` replays the Gomocup Renju games of the archives given (renju-2019 and renju-2020 from
 gomocup.org; never the 2021 league, the project's held-out set) that ended in a five, and cuts
@@ -15,6 +16,12 @@ with what the PentaZen engine says of it at --ms a move (`ev +vN`: a forced win 
 game PentaZen won on the board, the first position where PentaZen (to move) announced `ev +vN`
 (source "pentazen-game FOLDER/NNNN ply P"; the first matches' records name no folder).
 When FILE exists its records are kept (those of the same source replaced) and its header updated.
+
+`classify` settles, for each position PentaZen announced a win at, whether a VCT exists at all: the
+VCT prover with a long node budget and a large table, then, where that runs out, the direct search
+(whose complete search without a win rules a VCT out). Each such record gets
+`"vct": {"result": "win" | "none" | "open", "nodes": N}`; "none" means the win needs quiet moves,
+so it is no pure threat-sequence win (`make bench-prover` counts the others).
 
 Each line after the header is one position:
     {"moves": "h8,h9,...", "rule": "renju", "to_move": "white", "source": "...", "plies_to_end": 9,
@@ -400,7 +407,8 @@ def counts(records: list[dict]) -> dict:
             "gomocup_labelled": len(labelled), "gomocup_pentazen_win": len(wins),
             "gomocup_plies_to_end": dict(sorted(Counter(r["plies_to_end"] for r in gomocup).items())),
             "gomocup_pentazen_plies": dict(sorted(Counter(int(r["pentazen"][2:]) for r in wins).items())),
-            "pentazen_game_positions": len(games)}
+            "pentazen_game_positions": len(games),
+            "vct": dict(sorted(Counter(r["vct"]["result"] for r in records if "vct" in r).items()))}
 
 
 def write_file(path: str | Path, header: dict, records: list[dict]) -> None:
@@ -408,6 +416,48 @@ def write_file(path: str | Path, header: dict, records: list[dict]) -> None:
     text = "\n".join(json.dumps(r, separators=(", ", ": ")) for r in [header, *records]) + "\n"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text)
+
+
+def classify_one(moves: str, nodes: int, direct_nodes: int, tt_bits: int) -> dict:
+    """Whether the side to move has a VCT: "win" (proved), "none" (a search finished without one:
+    the VCT's, or the direct search's, whose space holds the VCT's), "open" (both ran out)."""
+    from engine.prover import Prover  # the native core only here: reading records needs none
+
+    board = Board.from_moves(parse_points(moves), rule=Rule.RENJU)
+    prover = Prover(tt_bits=tt_bits)
+    proof = prover.solve(board, "vct", budget_nodes=nodes)
+    if proof.result == "win" or not proof.aborted:
+        return {"result": "win" if proof.result == "win" else "none", "nodes": proof.nodes}
+    prover.clear()
+    direct = prover.solve(board, "vct-direct", budget_nodes=direct_nodes)
+    if direct.result != "win" and not direct.aborted:
+        return {"result": "none", "nodes": proof.nodes + direct.nodes}
+    return {"result": "open", "nodes": proof.nodes + direct.nodes}
+
+
+def _classify_job(job: tuple) -> dict:
+    return classify_one(*job)
+
+
+def classify(records: list[dict], nodes: int, direct_nodes: int, tt_bits: int = 23, workers: int = 1,
+             progress: bool = True) -> list[dict]:
+    """classify_one for every record PentaZen announced a win at (the bench's sets), in
+    `workers` processes; the others are returned unchanged."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tqdm import tqdm
+
+    todo = [i for i, r in enumerate(records) if (r.get("pentazen") or "").startswith("+")]
+    jobs = [(records[i]["moves"], nodes, direct_nodes, tt_bits) for i in todo]
+    out = [dict(r) for r in records]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            results = list(tqdm(pool.map(_classify_job, jobs), total=len(jobs), disable=not progress))
+    else:
+        results = [classify_one(*job) for job in tqdm(jobs, disable=not progress)]
+    for i, result in zip(todo, results):
+        out[i]["vct"] = result
+    return out
 
 
 def _command(argv: list[str]) -> str:
@@ -434,7 +484,25 @@ def main(argv: list[str] | None = None) -> int:
     gam.add_argument("--out", type=Path, default=DATASET)
     gam.add_argument("--engine", default="pentazen", help="the engine's name in the match")
     gam.add_argument("--match-command", default=None, help="how the match was played, for the header")
+    cla = sub.add_parser("classify", help="settle which positions have a VCT, by long searches")
+    cla.add_argument("--out", type=Path, default=DATASET)
+    cla.add_argument("--nodes", type=int, default=60_000_000, help="the VCT's nodes (default %(default)s)")
+    cla.add_argument("--direct-nodes", type=int, default=10_000_000,
+                     help="the direct search's nodes where the VCT runs out (default %(default)s)")
+    cla.add_argument("--tt-bits", type=int, default=23)
+    cla.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
+
+    if args.cmd == "classify":
+        header, records = read_file(args.out)
+        records = classify(records, args.nodes, args.direct_nodes, args.tt_bits, args.workers)
+        commands = [c for c in header.get("commands", []) if " classify" not in c] + [_command(argv)]
+        header = {**header, "commands": commands,
+                  "classified": {"date": datetime.date.today().isoformat(), "vct_nodes": args.nodes,
+                                 "direct_nodes": args.direct_nodes, "tt_bits": args.tt_bits}}
+        write_file(args.out, header, records)
+        print(json.dumps(Counter(r["vct"]["result"] for r in records if "vct" in r)))
+        return 0
 
     if args.cmd == "records":
         harvest = gomocup_positions(args.archives)
