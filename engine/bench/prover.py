@@ -343,11 +343,12 @@ def render(rows, command: str) -> str:
                    "PentaZen won against the engine after announcing one. A position the VCT or "
                    "VCT-direct searches out within its second, or within the long searches of "
                    "`python -m engine.bench.vctset classify` (60 M and 10 M nodes, a table of 2^23; the "
-                   "record's `vct` field), is \"ruled out\": it has no VCT, so its win needs quiet moves; the "
-                   "\"pure threat-sequence wins\" rows count the others, each set alone and both together. VCT-direct is the "
-                   "same search without the defender's delaying fours (`--kind vct-direct`): its wins are "
-                   "not proofs, and the row after it says how many the VCT confirms. The search rows: at "
-                   "the positions the VCT does not prove within 1 s, how often the engine's whole search "
+                   "record's `vct` field), is \"ruled out\": it has no VCT, so its win needs quiet moves; "
+                   "the \"pure threat-sequence wins\" rows count the others, each set alone and both "
+                   "together. VCT-direct is the same search without the defender's delaying fours "
+                   "(`--kind vct-direct`): its wins are not proofs, and the row after it says how many the "
+                   "VCT confirms. The search rows: at the positions the VCT does not prove within 1 s, how "
+                   "often the engine's whole search "
                    "(the shipped net, 1 s) plays PentaZen's move.")
 
 
