@@ -95,32 +95,49 @@ static void finish_line(struct search *s, int ply)
 
 /* ---- VCF ------------------------------------------------------------------------------- */
 
+/* A VCF search that failed without reaching its depth limit anywhere has no VCF at any depth: its
+ * table entry says so, and checks of the positions below (asked again with their own, larger,
+ * limits as the VCT and df-pn descend) are answered from it. */
+#define VCF_ANY_DEPTH 255
+
 /* Side to move attacks with fours only; `depth` counts its remaining moves. */
 static int vcf(struct search *s, int depth, int ply)
 {
     rj_board *b = s->b;
     const int c = b->to_move, o = 3 - c;
     s->pv_len[ply] = 0;
-    if (ply >= RJ_MAX_LINE_PLIES - 2 || out_of_budget(s))
+    if (ply >= RJ_MAX_LINE_PLIES - 2) {
+        s->vcf_cut = 1;
+        return 0;
+    }
+    if (out_of_budget(s))
         return 0;
     int win = first_point(b, c, RJ_SET_FIVE);
     if (win >= 0) {
         pv_set(s, ply, win, 0);
         return 1;
     }
-    if (depth <= 0)
+    if (depth <= 0) {
+        s->vcf_cut = 1;
         return 0;
+    }
     uint64_t key = b->hash ^ KEY_VCF;
     struct tt_entry *e = tt_slot(s, key);
-    if (e->key == key && (e->value == RJ_PROOF_WIN ? 0 : e->depth >= depth) && e->value != RJ_PROOF_WIN)
+    if (e->key == key && e->value != RJ_PROOF_WIN && e->depth >= depth) {
+        s->vcf_cut |= e->depth != VCF_ANY_DEPTH;
         return 0;
+    }
+    const int outer_cut = s->vcf_cut;
+    s->vcf_cut = 0;
     rj_list moves;
     moves.n = 0;
     int forced = -1;
     if (rj_set_size(b, o, RJ_SET_FIVE)) { /* o threatens five: block it, with a four, or fail */
         forced = only_point(b, o, RJ_SET_FIVE);
-        if (forced < 0 || !rj_in_set(b, c, RJ_SET_FOUR, forced) || !rj_legal_for(b, c, forced))
+        if (forced < 0 || !rj_in_set(b, c, RJ_SET_FOUR, forced) || !rj_legal_for(b, c, forced)) {
+            s->vcf_cut = outer_cut;
             return 0;
+        }
         moves.pos[moves.n++] = (int16_t)forced;
     } else {
         RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (moves.n < RJ_MAX_LIST) moves.pos[moves.n++] = (int16_t)pos);
@@ -162,15 +179,17 @@ static int vcf(struct search *s, int depth, int ply)
         if (result) {
             e->key = key;
             e->value = RJ_PROOF_WIN;
-            e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+            e->depth = (uint8_t)(depth >= VCF_ANY_DEPTH ? VCF_ANY_DEPTH - 1 : depth);
             e->move = (int16_t)m;
+            s->vcf_cut = outer_cut;
             return 1;
         }
     }
     e->key = key;
-    e->value = RJ_PROOF_DRAW; /* no VCF within depth */
-    e->depth = (uint8_t)(depth > 255 ? 255 : depth);
+    e->value = RJ_PROOF_DRAW; /* no VCF within depth, or at all */
+    e->depth = (uint8_t)(s->vcf_cut ? (depth >= VCF_ANY_DEPTH ? VCF_ANY_DEPTH - 1 : depth) : VCF_ANY_DEPTH);
     e->move = -1;
+    s->vcf_cut |= outer_cut;
     return 0;
 }
 
@@ -184,6 +203,7 @@ int rj_has_vcf(struct search *s, int color, int depth, int ply)
         b->to_move = color;
         b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
     }
+    s->vcf_cut = 0;
     int found = depth > 0 && vcf(s, depth, ply);
     if (flip) {
         b->to_move = 3 - color;

@@ -72,6 +72,7 @@ struct search {
     int stone_limit;  /* VCT: a line ends unproven where the board holds this many stones */
     int64_t vcf_cap;  /* VCT: nodes one VCF check of a node may spend */
     int direct;       /* VCT: a three is answered only by the points that stop it (RJ_PROVE_VCT_DIRECT) */
+    int vcf_cut;      /* VCF: the search below stopped somewhere at its depth limit (see vcf) */
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];
 };
