@@ -115,6 +115,40 @@ def test_random_positions_with_a_one_move_win_are_solved(rule):
             replay_wins(board, proof.line, board.to_move)
 
 
+@pytest.mark.parametrize("rule", [Rule.RENJU, Rule.STANDARD])
+def test_a_warm_vcf_table_answers_as_a_fresh_search_at_every_depth(rule):
+    """A VCF search that failed without meeting its depth limit is stored as failing at any depth;
+    one that met it, only up to that depth. A table warmed by searches of every depth, at the
+    position and at those below it (after each four and its block), must answer each depth as a
+    fresh search does, including the positions whose VCF needs exactly that depth."""
+    rng = random.Random(int(rule) + 40)
+    shared = Prover(tt_bits=14)  # small: entries of many positions meet in the same slots
+    depths = (1, 2, 3, 5, 40, 4, 2)
+    binding = 0
+    for _ in range(60):
+        board = random_game(rng, rule, rng.randint(16, 70), radius=1)
+        if board.game_over:
+            continue
+        fresh = {d: Prover(tt_bits=14).solve(board, "vcf", max_depth=d).result for d in depths}
+        binding += len(set(fresh.values())) > 1  # a VCF that a shallower limit misses
+        mover, fours = board.to_move, 0
+        for move in board.legal_moves():
+            below = board.copy()
+            below.play(*move)
+            if below.game_over or below.threat(mover) != 2 or fours == 4:
+                continue
+            fours += 1
+            block = next(m for m in below.legal_moves() + below.forbidden_list() if below.wins_at(*m, mover))
+            if below.is_legal(*block):
+                below.play(*block)
+                if not below.game_over:
+                    for d in depths:
+                        shared.solve(below, "vcf", max_depth=d)
+        for d in depths:
+            assert shared.solve(board, "vcf", max_depth=d).result == fresh[d], (d, str(board))
+    assert binding >= 3
+
+
 def test_budgets_are_honoured():
     rec = next(json.loads(line) for line in (VECTORS / "quintet_mate.jsonl").read_text().splitlines()
                if "fukumi" in line)
