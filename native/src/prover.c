@@ -319,6 +319,79 @@ static int line_still_wins(struct search *s, const int16_t *line, int len, int m
     return wins;
 }
 
+/* The points where a defender stone could change how `line` (the VCF of the opponent of the side
+ * to move, as line_still_wins walks it) plays out, into `reach`; 0 where that cannot be told and
+ * every point must be walked. A stone off the line can only break it by taking one of the
+ * attacker's five points, or by giving the defender a four (a five point of its own) at some step:
+ * both are in the threat sets along the line. Fouls are the exception: a white stone can make a
+ * black four-three a double three (a three whose straight-four point was forbidden becomes
+ * real), and a black stone can make a forbidden block playable. So black attacker moves with two
+ * threes, and lines won by a forbidden block, are not screened. */
+static int line_reach(struct search *s, const int16_t *line, int len, rj_points *reach)
+{
+    rj_board *b = s->b;
+    const int d = b->to_move, a = 3 - d, black_rules = b->rule == RJ_RENJU;
+    memset(reach, 0, sizeof *reach);
+    b->to_move = a; /* the attacker moves first, as after the defender's stone */
+    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+    int played = 0, screened = 0;
+    for (int i = 0; i < len; i++)
+        rj_points_add(reach, line[i]);
+    while (played + 1 < len) {
+        const int m = line[played];
+        for (int w = 0; w < RJ_CELLS / 64; w++)
+            reach->w[w] |= b->set[a - 1][RJ_SET_FIVE][w] | b->set[d - 1][RJ_SET_FIVE][w] |
+                           b->set[d - 1][RJ_SET_FOUR][w] | b->set[d - 1][RJ_SET_LIVE4][w];
+        if (black_rules && d == RJ_BLACK) /* black's double fours on one line are in no set, yet give five points */
+            for (int y = 0; y < b->size; y++)
+                for (int x = 0; x < b->size; x++) {
+                    const int q = rj_pos(x, y);
+                    if (b->cell[q] == RJ_EMPTY)
+                        for (int dir = 0; dir < 4; dir++)
+                            if (rj_pat(b, q, dir, d) == RJ_PT_FORBID)
+                                rj_points_add(reach, q);
+                }
+        if (first_point(b, a, RJ_SET_FIVE) >= 0) {
+            screened = 1;
+            break;
+        }
+        if ((rj_set_size(b, d, RJ_SET_FIVE) && only_point(b, d, RJ_SET_FIVE) != m) || b->cell[m] != RJ_EMPTY ||
+            !(rj_in_set(b, a, RJ_SET_FOUR, m) || rj_in_set(b, a, RJ_SET_LIVE4, m)) || !rj_legal_for(b, a, m))
+            break;
+        if (black_rules && a == RJ_BLACK) {
+            int threes = 0;
+            for (int dir = 0; dir < 4; dir++)
+                threes += rj_pat(b, m, dir, a) == RJ_PT_LIVE3;
+            if (threes >= 2)
+                break;
+        }
+        rj_probe_stone(b, m, a);
+        played++;
+        for (int w = 0; w < RJ_CELLS / 64; w++)
+            reach->w[w] |= b->set[a - 1][RJ_SET_FIVE][w];
+        if (rj_set_size(b, d, RJ_SET_FIVE))
+            break;
+        const int block = only_point(b, a, RJ_SET_FIVE);
+        if (block < 0) {
+            screened = 1;
+            break;
+        }
+        if (!rj_legal_for(b, d, block)) /* won by a foul: a defender stone may make it playable */
+            break;
+        if (line[played] != block)
+            break;
+        rj_probe_stone(b, block, d);
+        played++;
+    }
+    while (played > 0) {
+        --played;
+        rj_probe_stone(b, line[played], RJ_EMPTY);
+    }
+    b->to_move = d;
+    b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
+    return screened;
+}
+
 /* A VCF of `color` within `fours` fours, its search capped at `cap` nodes (0: none); a search
  * that reaches its cap (not the proof's own budget) answers no. The line is left in s->pv[ply]. */
 int rj_capped_vcf(struct search *s, int color, int fours, int64_t cap, int ply)
@@ -351,7 +424,8 @@ int rj_vcf_answers(struct search *s, int max_fours, int64_t cap, int ply, rj_lis
                 if (q >= 0 && q < RJ_CELLS)
                     near[q] = 1;
             }
-    rj_points seen = {{0}};
+    rj_points seen = {{0}}, reach;
+    const int screened = line_reach(s, line, len, &reach);
     moves->n = 0;
     RJ_FOR_SET(b, c, RJ_SET_LIVE4, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
     RJ_FOR_SET(b, c, RJ_SET_FOUR, pos, if (rj_legal_for(b, c, pos)) rj_push_unique(moves, &seen, pos));
@@ -360,8 +434,9 @@ int rj_vcf_answers(struct search *s, int max_fours, int64_t cap, int ply, rj_lis
     for (int pass = 0; pass < 2 && !s->aborted; pass++)
         for (int i = 0; i < (pass ? RJ_CELLS : len) && !s->aborted; i++) {
             const int q = pass ? i : line[i];
-            if (!near[q] || rj_points_has(&seen, q) || !rj_legal_for(b, c, q))
-                continue;
+            if (!near[q] || rj_points_has(&seen, q) || (screened && !rj_points_has(&reach, q)) ||
+                !rj_legal_for(b, c, q))
+                continue; /* out of the line's reach: the line still wins after it */
             probe(b, q);
             int still = line_still_wins(s, line, len, max_fours);
             if (!still) /* the line is broken, but another VCF may hold */
@@ -907,10 +982,13 @@ int rj_filter_threats(rj_prover *p, rj_board *b, int radius, int vcf_depth, int6
         for (int d = 0; d < 4; d++)
             for (int k = -5; k <= 5; k++)
                 near[s->pv[0][i] + k * RJ_DIR[d]] = 1;
+    rj_points reach;
+    const int screened = line_reach(s, s->pv[0], s->pv_len[0], &reach); /* the line still wins after the others */
     keep.n = 0;
     for (int i = 0; i < l.n; i++) {
         int m = l.pos[i], ok = rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m);
-        if (!ok && near[m]) { /* does o still have a VCF after m? (an exhausted budget keeps m) */
+        if (!ok && near[m] && (!screened || rj_points_has(&reach, m))) {
+            /* does o still have a VCF after m? (an exhausted budget keeps m) */
             probe(b, m);
             ok = !rj_has_vcf(s, o, vcf_depth, 0);
             unprobe(b, m);
