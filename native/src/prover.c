@@ -279,18 +279,39 @@ static void add_fukumi(struct search *s, int depth, int ply, rj_list *moves)
     }
 }
 
-/* Does `line`, a VCF of the side to move as vcf() leaves it (four, block, four, ..., five), still
- * win here within `max_fours` fours? It is walked with vcf()'s own tests, every probe taken back:
- * far cheaper than a new VCF search, which is left for the points that break the line. */
-static int line_still_wins(struct search *s, const int16_t *line, int len, int max_fours)
+/* Walks `line`, a VCF of the side to move as vcf() leaves it (four, block, four, ..., five), with
+ * vcf()'s own tests, every probe taken back, and says whether it still wins here: far cheaper than
+ * a new VCF search. With `reach`, also collects the points where a defender stone placed first
+ * could change the walk: the line's moves, the attacker's five points and the defender's four
+ * points at every step (a stone off the line breaks it only by taking the one or making the
+ * other), and sets *fragile where fouls make that untrue: a white stone can make a black
+ * four-three a double three (a three whose straight-four point was forbidden becomes real), and
+ * a black stone can make a forbidden block playable. */
+static int walk_line(struct search *s, const int16_t *line, int len, rj_points *reach, int *fragile)
 {
     rj_board *b = s->b;
-    const int c = b->to_move, o = 3 - c;
-    if ((len + 1) / 2 - 1 > max_fours)
-        return 0;
+    const int c = b->to_move, o = 3 - c, renju = b->rule == RJ_RENJU;
     int played = 0, wins = 0;
+    if (reach) {
+        memset(reach, 0, sizeof *reach);
+        for (int i = 0; i < len; i++)
+            rj_points_add(reach, line[i]);
+    }
     while (played + 1 < len && !out_of_budget(s)) {
         const int m = line[played];
+        if (reach) {
+            for (int w = 0; w < RJ_CELLS / 64; w++)
+                reach->w[w] |= b->set[c - 1][RJ_SET_FIVE][w] | b->set[o - 1][RJ_SET_FIVE][w] |
+                               b->set[o - 1][RJ_SET_FOUR][w] | b->set[o - 1][RJ_SET_LIVE4][w];
+            if (renju && o == RJ_BLACK) /* black's double fours on one line are in no set, yet give five points */
+                for (int y = 0; y < b->size; y++)
+                    for (int x = 0; x < b->size; x++) {
+                        const int q = rj_pos(x, y);
+                        for (int d = 0; d < 4 && b->cell[q] == RJ_EMPTY; d++)
+                            if (rj_pat(b, q, d, o) == RJ_PT_FORBID)
+                                rj_points_add(reach, q);
+                    }
+        }
         if (first_point(b, c, RJ_SET_FIVE) >= 0) {
             wins = 1;
             break;
@@ -300,12 +321,23 @@ static int line_still_wins(struct search *s, const int16_t *line, int len, int m
         if (b->cell[m] != RJ_EMPTY || !(rj_in_set(b, c, RJ_SET_FOUR, m) || rj_in_set(b, c, RJ_SET_LIVE4, m)) ||
             !rj_legal_for(b, c, m))
             break;
+        if (reach && renju && c == RJ_BLACK) {
+            int threes = 0;
+            for (int d = 0; d < 4; d++)
+                threes += rj_pat(b, m, d, c) == RJ_PT_LIVE3;
+            *fragile |= threes >= 2;
+        }
         probe(b, m);
         played++;
+        if (reach)
+            for (int w = 0; w < RJ_CELLS / 64; w++)
+                reach->w[w] |= b->set[c - 1][RJ_SET_FIVE][w];
         if (rj_set_size(b, o, RJ_SET_FIVE)) /* the defender, to move, makes five first */
             break;
         const int block = only_point(b, c, RJ_SET_FIVE);
         if (block < 0 || !rj_legal_for(b, o, block)) {
+            if (reach && block >= 0) /* won by a foul */
+                *fragile = 1;
             wins = 1;
             break;
         }
@@ -319,77 +351,25 @@ static int line_still_wins(struct search *s, const int16_t *line, int len, int m
     return wins;
 }
 
-/* The points where a defender stone could change how `line` (the VCF of the opponent of the side
- * to move, as line_still_wins walks it) plays out, into `reach`; 0 where that cannot be told and
- * every point must be walked. A stone off the line can only break it by taking one of the
- * attacker's five points, or by giving the defender a four (a five point of its own) at some step:
- * both are in the threat sets along the line. Fouls are the exception: a white stone can make a
- * black four-three a double three (a three whose straight-four point was forbidden becomes
- * real), and a black stone can make a forbidden block playable. So black attacker moves with two
- * threes, and lines won by a forbidden block, are not screened. */
+/* Does `line` still win here within `max_fours` fours? (walk_line) */
+static int line_still_wins(struct search *s, const int16_t *line, int len, int max_fours)
+{
+    return (len + 1) / 2 - 1 <= max_fours && walk_line(s, line, len, NULL, NULL);
+}
+
+/* Where a defender stone could break `line`, the VCF the opponent of the side to move would play
+ * after it (walk_line's reach, for the opponent moving first); 0 where fouls leave every point to
+ * be tried, or the line does not win as it stands. */
 static int line_reach(struct search *s, const int16_t *line, int len, rj_points *reach)
 {
     rj_board *b = s->b;
-    const int d = b->to_move, a = 3 - d, black_rules = b->rule == RJ_RENJU;
-    memset(reach, 0, sizeof *reach);
-    b->to_move = a; /* the attacker moves first, as after the defender's stone */
+    int fragile = 0;
+    b->to_move = 3 - b->to_move;
     b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
-    int played = 0, screened = 0;
-    for (int i = 0; i < len; i++)
-        rj_points_add(reach, line[i]);
-    while (played + 1 < len) {
-        const int m = line[played];
-        for (int w = 0; w < RJ_CELLS / 64; w++)
-            reach->w[w] |= b->set[a - 1][RJ_SET_FIVE][w] | b->set[d - 1][RJ_SET_FIVE][w] |
-                           b->set[d - 1][RJ_SET_FOUR][w] | b->set[d - 1][RJ_SET_LIVE4][w];
-        if (black_rules && d == RJ_BLACK) /* black's double fours on one line are in no set, yet give five points */
-            for (int y = 0; y < b->size; y++)
-                for (int x = 0; x < b->size; x++) {
-                    const int q = rj_pos(x, y);
-                    if (b->cell[q] == RJ_EMPTY)
-                        for (int dir = 0; dir < 4; dir++)
-                            if (rj_pat(b, q, dir, d) == RJ_PT_FORBID)
-                                rj_points_add(reach, q);
-                }
-        if (first_point(b, a, RJ_SET_FIVE) >= 0) {
-            screened = 1;
-            break;
-        }
-        if ((rj_set_size(b, d, RJ_SET_FIVE) && only_point(b, d, RJ_SET_FIVE) != m) || b->cell[m] != RJ_EMPTY ||
-            !(rj_in_set(b, a, RJ_SET_FOUR, m) || rj_in_set(b, a, RJ_SET_LIVE4, m)) || !rj_legal_for(b, a, m))
-            break;
-        if (black_rules && a == RJ_BLACK) {
-            int threes = 0;
-            for (int dir = 0; dir < 4; dir++)
-                threes += rj_pat(b, m, dir, a) == RJ_PT_LIVE3;
-            if (threes >= 2)
-                break;
-        }
-        rj_probe_stone(b, m, a);
-        played++;
-        for (int w = 0; w < RJ_CELLS / 64; w++)
-            reach->w[w] |= b->set[a - 1][RJ_SET_FIVE][w];
-        if (rj_set_size(b, d, RJ_SET_FIVE))
-            break;
-        const int block = only_point(b, a, RJ_SET_FIVE);
-        if (block < 0) {
-            screened = 1;
-            break;
-        }
-        if (!rj_legal_for(b, d, block)) /* won by a foul: a defender stone may make it playable */
-            break;
-        if (line[played] != block)
-            break;
-        rj_probe_stone(b, block, d);
-        played++;
-    }
-    while (played > 0) {
-        --played;
-        rj_probe_stone(b, line[played], RJ_EMPTY);
-    }
-    b->to_move = d;
+    const int wins = walk_line(s, line, len, reach, &fragile);
+    b->to_move = 3 - b->to_move;
     b->hash ^= RJ_ZOBRIST_WHITE_TO_MOVE;
-    return screened;
+    return wins && !fragile;
 }
 
 /* A VCF of `color` within `fours` fours, its search capped at `cap` nodes (0: none); a search
