@@ -67,6 +67,23 @@ def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
             assert value.split(" / ")[1] == "0"  # no proof refuted
 
 
+def test_the_missed_wins_rows_count_proofs_and_the_searchs_moves(tmp_path):
+    """A VCF win counts as proved by both provers, a quiet opening by neither, and the search's
+    moves are counted against the oracle's."""
+    import json
+
+    from engine.bench import prover as bench_prover
+
+    vcf = next(r for r in bench_prover.load(bench_prover.VCT_SET) if r["fours_only"] and r.get("pentazen_move"))
+    recs = [{"moves": vcf["moves"], "rule": "renju", "to_move": vcf["to_move"], "oracle_move": vcf["pentazen_move"]},
+            {"moves": "h8,h9,i9", "rule": "renju", "to_move": "white", "oracle_move": "g8"}]
+    small = tmp_path / "missed.jsonl"
+    small.write_text("{}\n" + "".join(json.dumps(r) + "\n" for r in recs))
+    (proofs, name1, _), (search, value, _) = bench_prover.missed_rows(seconds=0.3, path=small)
+    assert "(2)" in proofs and name1 == "1 / 1; 0"
+    assert value.endswith(" of 2") and 0 <= int(value.split()[0]) <= 2
+
+
 def test_the_protocol_bench_times_each_move_and_reads_the_engines_memory():
     """`make bench-protocol` drives the engine as a referee does: each move timed against what the
     manager allowed, the engine's resident memory read after each (Linux /proc)."""

@@ -26,6 +26,7 @@ DATASET = ROOT / "tests" / "data" / "vcf_positions.jsonl"
 UTSS_CALLS = ROOT / "tests" / "data" / "utss_calls.jsonl"
 REFUTATIONS = ROOT / "tests" / "data" / "refutations.jsonl"
 VCT_SET = ROOT / "tests" / "data" / "vct_positions.jsonl"
+MISSED = ROOT / "tests" / "data" / "missed_wins.jsonl"
 START, END = "<!-- bench:prover:start -->", "<!-- bench:prover:end -->"
 
 
@@ -277,6 +278,34 @@ def search_rows(seconds: float = 1.0, path: Path = VCT_SET) -> list[tuple[str, s
     return rows
 
 
+def missed_rows(seconds: float = 1.0, path: Path = MISSED) -> list[tuple[str, str, str]]:
+    """The wins our own games let go (engine.bench.missedwins; an oracle engine announced each,
+    most need quiet moves): how many the VCT and df-pn prove within a second (a fresh table of
+    2^20, one core; each VCT proof checked by the verifier), and how often the engine's whole
+    search, given `seconds`, plays the oracle's move."""
+    from engine.players import Limits
+    from engine.search.player import MCTSPlayer
+
+    recs = load(path)
+    boards = [board_of(r) for r in recs]
+    prover, player = Prover(tt_bits=20), MCTSPlayer()
+    vct = dfpn = refuted = same = 0
+    for r, b in zip(recs, boards):
+        prover.clear()
+        if prover.solve(b, "vct", budget_ms=1000).result == "win":
+            vct += 1
+            refuted += prover.verify(b, budget_ms=20_000).result == "refuted"
+        prover.clear()
+        dfpn += prover.solve(b, "dfpn", budget_ms=1000).result == "win"
+        player.new_game()
+        now = time.monotonic()
+        same += player.choose(b, Limits(deadline=now + seconds, optimum=seconds)) == parse_points(r["oracle_move"])[0]
+    n = len(recs)
+    return [(f"wins our games let go ({n}): VCT / df-pn proved within 1000 ms; VCT proofs refuted",
+             f"{vct} / {dfpn}; {refuted}", "refuted 0"),
+            (f"wins our games let go ({n}): the search at {seconds:g} s plays the oracle's move", f"{same} of {n}", "")]
+
+
 def load(path: Path = DATASET) -> list[dict]:
     lines = path.read_text().splitlines()
     return [json.loads(line) for line in lines[1:] if line.strip()]
@@ -323,7 +352,7 @@ def run() -> list[tuple[str, str, str]]:
             p = Prover().solve(b, "utss", max_depth=2 * check["max_depth"] - 1, threat_depth=check["vct_threat_limit"])
         rows.append((f"puzzle {rec['id'].split(':')[1]} ({check['kind'].upper()}, depth {check['max_depth']})",
                      f"{p.result}, {p.ms:.1f} ms, {p.nodes} nodes", ""))
-    return rows + vct_rows() + search_rows() + utss_rows() + dfpn_rows()
+    return rows + vct_rows() + search_rows() + missed_rows() + utss_rows() + dfpn_rows()
 
 
 def render(rows, command: str) -> str:
@@ -349,7 +378,10 @@ def render(rows, command: str) -> str:
                    "(`--kind vct-direct`): its wins are not proofs, and the row after it says how many the "
                    "VCT confirms. The search rows: at the positions the VCT does not prove within 1 s, how "
                    "often the engine's whole search "
-                   "(the shipped net, 1 s) plays PentaZen's move.")
+                   "(the shipped net, 1 s) plays PentaZen's move. The missed-wins rows: "
+                   "tests/data/missed_wins.jsonl (`python -m engine.bench.missedwins collect`), positions of "
+                   "the engine's own games where an oracle engine (Rapfi, classical evaluator) announced a "
+                   "forced win for it and its move let the win go; most need quiet moves.")
 
 
 def main(argv: list[str] | None = None) -> int:

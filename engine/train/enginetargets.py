@@ -140,6 +140,20 @@ def _work(moves: tuple[Move, ...]) -> tuple[Move, tuple[str, float] | None]:
     return _teacher.ask(moves)
 
 
+def ask_all(positions: list[tuple[Move, ...]], command: list[str], ms: float,
+            workers: int) -> list[tuple[Move, tuple[str, float] | None]]:
+    """The engine's move and evaluation at each position, in order, from `workers` processes."""
+    answers: list[tuple[Move, tuple[str, float] | None]] = []
+    if not positions:
+        return answers
+    with mp.get_context("spawn").Pool(workers, initializer=_init, initargs=(command, ms)) as pool:
+        for r in pool.imap(_work, positions, chunksize=4):
+            answers.append(r)
+            if len(answers) % 500 == 0:
+                log.info("%d / %d", len(answers), len(positions))
+    return answers
+
+
 def build(games: list[dict], command: list[str], ms: float, stones: tuple[int, int], workers: int,
           records: list[dict] | None = None, count: int = 0, seed: int = 0,
           scale: float | None = None) -> tuple[dict[str, np.ndarray], float]:
@@ -148,12 +162,7 @@ def build(games: list[dict], command: list[str], ms: float, stones: tuple[int, i
     picked = pick(games, stones, "all", records, count, seed)
     log.info("%d positions from %d games, %.0f ms each on %d workers", len(picked),
              len({g for g, _, _ in picked}), ms, workers)
-    answers = []
-    with mp.get_context("spawn").Pool(workers, initializer=_init, initargs=(command, ms)) as pool:
-        for r in pool.imap(_work, [moves for _, moves, _ in picked], chunksize=4):
-            answers.append(r)
-            if len(answers) % 500 == 0:
-                log.info("%d / %d", len(answers), len(picked))
+    answers = ask_all([moves for _, moves, _ in picked], command, ms, workers)
     rows, planes_of, policy_of, evals = [], [], [], []
     for (g, moves, z), (move, ev) in zip(picked, answers):
         board = Board.from_moves(list(moves), rule=Rule.RENJU)
