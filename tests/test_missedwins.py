@@ -21,6 +21,11 @@ FIVE = {"black": "new", "white": "pentazen", "opening": [[7, 7]],
         "moves": [[0, 0, 5], [8, 7, 5], [0, 2, 5], [9, 7, 5], [0, 4, 5], [10, 7, 5], [0, 6, 5], [11, 7, 5]],
         "winner": "black", "reason": "five"}
 
+# White ("new") wins when black ("pentazen") makes an overline, a foul the referee never played.
+FOUL = {"black": "pentazen", "white": "new", "opening": [[7, 7]],
+        "moves": [[14, 14, 5], [0, 7, 5], [14, 12, 5], [1, 7, 5], [14, 10, 5], [2, 7, 5], [12, 14, 5], [4, 7, 5],
+                  [10, 14, 5], [5, 7, 5], [12, 0, 5], [3, 7, 5]], "winner": "white", "reason": "foul"}
+
 
 def test_the_engines_moves_are_walked_but_not_the_opening_nor_a_move_that_ends_the_game():
     quiet = mw.turns([QUIET], "new", "r.json")
@@ -31,6 +36,9 @@ def test_the_engines_moves_are_walked_but_not_the_opening_nor_a_move_that_ends_t
     assert [t.played for t in five] == [(8, 7), (9, 7), (10, 7)]  # (11, 7), the five, has no position after it
     assert five[0].source == "r.json game 2 ply 2"
     assert [t.played for t in mw.turns([QUIET], "pentazen", "r.json")] == [(14, 14), (14, 0)]  # not its opening stones
+    foul = mw.turns([FOUL], "new", "r.json")  # the opponent's foul at the end is not replayed
+    assert [t.played for t in foul] == [(14, 14), (14, 12), (14, 10), (12, 14), (10, 14), (12, 0)]
+    assert mw.turns([FOUL], "pentazen", "r.json")[-1].played == (5, 7)
     # --lost-only: the games the engine won are left out, the others kept
     assert mw.turns([FIVE], "new", "r.json", lost_only=True) == []
     assert len(mw.turns([QUIET], "new", "r.json", lost_only=True)) == 3

@@ -28,13 +28,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.board import Board, Color, Move, Rule
+from engine.board import Color, Move
 from engine.board.coords import format_point
+from engine.records.results import game_moves
+from engine.train.matchdata import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "missed_wins.jsonl"
 
-Answer = tuple[Move, "tuple[str, float] | None"]
+Answer = tuple[Move, tuple[str, float] | None]
 Ask = Callable[[list[tuple[Move, ...]]], list[Answer]]
 
 
@@ -53,16 +55,20 @@ def turns(games: list[dict], name: str, source: str, lost_only: bool = False) ->
     for i, game in enumerate(games):
         if not walked(game, name, lost_only):
             continue
-        stones = [tuple(m) for m in game["opening"]] + [(m[0], m[1]) for m in game["moves"]]
-        board = Board.from_moves(stones[:len(game["opening"])], rule=Rule.RENJU)
-        for ply in range(len(game["opening"]), len(stones)):
-            mover = game["black"] if board.to_move == Color.BLACK else game["white"]
+        stones = game_moves(game)
+        for ply, board in replay(game):  # it stops at a foul that ended the game
             move = stones[ply]
-            board.play(*move)
-            if mover == name and not board.game_over:
-                out.append(Turn(tuple(stones[:ply]), move, f"{source} game {i + 1} ply {ply}"))
-            if board.game_over:
-                break
+            mover = game["black"] if board.to_move == Color.BLACK else game["white"]
+            if ply < len(game["opening"]) or mover != name:
+                continue
+            if ply == len(stones) - 1:  # only the last move can end the game
+                after = board.copy()
+                if not after.is_legal(*move):
+                    continue
+                after.play(*move)
+                if after.game_over:
+                    continue
+            out.append(Turn(tuple(stones[:ply]), move, f"{source} game {i + 1} ply {ply}"))
     return out
 
 

@@ -287,10 +287,10 @@ def missed_rows(seconds: float = 1.0, path: Path = MISSED) -> list[tuple[str, st
     from engine.search.player import MCTSPlayer
 
     recs = load(path)
-    boards = [board_of(r) for r in recs]
     prover, player = Prover(tt_bits=20), MCTSPlayer()
     vct = dfpn = refuted = same = 0
-    for r, b in zip(recs, boards):
+    for r in recs:
+        b = board_of(r)
         prover.clear()
         if prover.solve(b, "vct", budget_ms=1000).result == "win":
             vct += 1
