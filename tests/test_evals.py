@@ -21,6 +21,9 @@ from engine.match.evals import board_block, parse_message
     ("MESSAGE Speed 50000 | Depth 26-2 | Eval +M3 | Node 50 | Time 0ms", "+M3", 3, None, None, 0, 50),
     ("MESSAGE Depth 26-2 | Eval -M2 | Time 0ms | L8", "-M2", None, 2, None, 0, None),
     ("MESSAGE Speed 3M | Depth 19-30 | Eval 12 | Node 12M | Time 4s", "12", None, None, 12, None, 12_000_000),
+    # and with message_mode = "ucilike": the nodes at every depth
+    ("MESSAGE depth 13-19 ev +M21 n 37K n/ms 548 tm 69 pv K8 F7 G7", "+M21", 21, None, None, 69, 37_000),
+    ("MESSAGE depth 2-7 ev 404 n 178 n/ms 178 tm 0 pv J4 F7 G7", "404", None, None, 404, 0, 178),
 ])
 def test_parse_message(line, ev, win, loss, score, tm, nodes):
     e = parse_message(line)

@@ -1,6 +1,7 @@
 """What a Gomocup engine says of a position while it thinks: the evaluation lines of alpha-beta
 engines such as PentaZen (`MESSAGE dep D ev E nd N tm T sp S`) and Rapfi (`MESSAGE Speed S | Depth
-D | Eval E | Node N | Time Tms`), and the BOARD block that puts a position in front of one."""
+D | Eval E | Node N | Time Tms`, or with message_mode = "ucilike" `MESSAGE depth D ev E n N tm T`),
+and the BOARD block that puts a position in front of one."""
 from __future__ import annotations
 
 import re
@@ -29,6 +30,10 @@ class Eval:
 _EV = re.compile(r"(?:^|\s)ev\s+(\S+)")
 _TM = re.compile(r"(?:^|\s)tm\s+(\d+)")
 _ND = re.compile(r"(?:^|\s)nd\s+(\d+)([kmgt]?)(?:\s|$)")
+# Rapfi with message_mode = "ucilike" writes "depth 13-19 ev +M21 n 37K n/ms 548 tm 69 pv ...":
+# the ev and tm fields as PentaZen's, its nodes after "n", at every depth (its normal mode gives
+# the nodes only at the end of the search).
+_N = re.compile(r"(?:^|\s)n\s+(\d+)([kmgtKMGT]?)(?:\s|$)")
 _MATE = re.compile(r"([+-])[vM](\d+)")
 _SUFFIX = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 # Rapfi's fields, separated by "|": its node counts end in K, M or G, its times in ms (a search of
@@ -44,7 +49,7 @@ def parse_message(line: str) -> Eval | None:
     text = line.strip()
     if text[:8].upper() == "MESSAGE ":
         text = text[8:]
-    m, tm, nd = _EV.search(text), _TM.search(text), _ND.search(text)
+    m, tm, nd = _EV.search(text), _TM.search(text), _ND.search(text) or _N.search(text)
     if not m:
         m, tm, nd = _RAPFI_EV.search(text), _RAPFI_TM.search(text), _RAPFI_ND.search(text)
     if not m:
