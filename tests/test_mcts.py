@@ -467,3 +467,22 @@ def _filled(stones: int) -> Board:
         b.play(*p)
     assert b.stone_count == stones and not b.game_over
     return b
+
+
+def test_the_search_says_where_its_time_went():
+    """SearchInfo.times: the tree's C loop and the evaluator take time in any search; the checks'
+    provers only where a check ran; all parts together within the search's seconds."""
+    from engine.search.mcts import TIME_PARTS
+
+    b = Board.from_moves(LOST_GAME)
+    m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=300, verify_after=0.0))
+    m.search(b, time.monotonic() + 1.0, 1.0, early_stop=False)
+    times = m.info.times
+    assert set(times) == set(TIME_PARTS)
+    assert times["tree (C)"] > 0 and times["evaluator"] > 0
+    assert times["check: vct"] > 0  # a check ran: it begins with the VCT
+    assert sum(times.values()) <= m.info.seconds + 1e-3
+    quiet = MCTS(HeuristicEvaluator(), MCTSConfig(verify_ms=0))
+    quiet.search(Board.from_moves([(7, 7)]), time.monotonic() + 0.3, 0.3, max_playouts=50)
+    assert quiet.info.times["check: vct"] == quiet.info.times["check: utss"] == 0.0  # no checks, no root VCT
+    assert quiet.info.times["root VCT"] == 0.0 and quiet.info.times["evaluator"] > 0

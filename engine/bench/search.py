@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import time
 from pathlib import Path
@@ -79,6 +80,42 @@ def run(model: str | None, seconds: float, repeats: int = 5, config: MCTSConfig 
     return rows
 
 
+MISSED = Path(__file__).resolve().parents[2] / "tests" / "data" / "missed_wins.jsonl"
+
+
+def play_rows(seconds: float = 1.0, path: Path = MISSED, limit: int = 0) -> list[tuple[str, str]]:
+    """A move as the engine plays it (the shipped player, its checks on) at positions of its own
+    games (the missed-wins set: middle games, 13-30 stones), and where its time goes, by part
+    (engine.search.mcts.TIME_PARTS; the rest is the Python driver)."""
+    from engine.players import Limits
+    from engine.search.mcts import TIME_PARTS
+    from engine.search.player import MCTSPlayer
+
+    lines = [json.loads(line) for line in path.read_text().splitlines()[1:] if line.strip()]
+    lines = lines[:limit] if limit else lines
+    player = MCTSPlayer()
+    spent = dict.fromkeys(TIME_PARTS, 0.0)
+    total, playouts = 0.0, 0
+    for rec in lines:
+        board = Board.from_moves(parse_points(rec["moves"]))
+        player.new_game()
+        now = time.monotonic()
+        player.choose(board, Limits(deadline=now + seconds, optimum=seconds))
+        info = player.mcts.info
+        total += info.seconds
+        playouts += info.playouts
+        for part in TIME_PARTS:
+            spent[part] += info.times.get(part, 0.0)
+    total = total or 1e-9
+    python = max(0.0, 1 - sum(spent.values()) / total)
+    name = f"in play, {len(lines)} positions of the engine's games, {seconds:g} s"
+    loop = spent["tree (C)"] + spent["evaluator"]
+    return [(f"[{name}] playouts per second of the move; of the time in playouts", f"{playouts / total:.0f}; "
+             f"{playouts / max(loop, 1e-9):.0f}"),
+            (f"[{name}] time by part: " + " / ".join(TIME_PARTS) + " / Python",
+             " / ".join(f"{spent[p] / total:.0%}" for p in TIME_PARTS) + f" / {python:.0%}")]
+
+
 def render(rows, command: str) -> str:
     play = MCTSConfig()
     return section(START, END, "Search", command, rows,
@@ -96,6 +133,12 @@ def render(rows, command: str) -> str:
                    "share of playouts that ended at such a copy). The heuristic evaluator works on board "
                    "copies whose C calls are "
                    "counted in both its share and C's, so its shares add up to more than 100%. "
+                   "The in-play rows time the engine's own moves with the checks on, at the "
+                   "positions of tests/data/missed_wins.jsonl (its games' middle games): playouts per second "
+                   "over the whole move and over the time in playouts alone, and the share of the move in the "
+                   "tree's C loop (descents, the proofs and hidden-VCF checks at its nodes, the planes), the "
+                   "evaluator, the root's VCT, each prover of the checks of the leading move, and the Python "
+                   "driver. "
                    "Figures drift between runs on this shared machine (the float net's middle game gave "
                    "1,331 to 1,659 playouts/s across runs on 2026-11-22): compare rows of one run.")
 
@@ -120,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += run(model, args.seconds, args.repeats, MCTSConfig(verify_ms=0, transpositions=False),
                     ", no transpositions")[1:]
         rows += run(None, args.seconds, args.repeats, loop)[1:]
+    if args.model == "shipped":
+        rows += play_rows(args.seconds)
     for a, b in rows:
         print(f"{a:<60s} {b}")
     if args.write:

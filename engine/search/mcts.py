@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -207,6 +207,13 @@ class SearchInfo:
     winrate: float = 0.5
     pv: tuple[Move, ...] = ()
     proven: int = 0
+    # Seconds by part of the search (TIME_PARTS); the rest of `seconds` is the Python driver.
+    times: dict[str, float] = field(default_factory=dict)
+
+
+# Where a search's time goes: the tree's C loop (descents, the proofs and threat checks at its
+# nodes, the input planes), the evaluator, and the prover calls the driver makes itself.
+TIME_PARTS = ("tree (C)", "evaluator", "root VCT", "check: vct", "check: dfpn", "check: utss")
 
 
 class MCTS:
@@ -229,6 +236,7 @@ class MCTS:
         self.root_moves: list[Move] = []
         self.root_line: list[Move] = []  # a proof's line from the root, when one settled it
         self.info = SearchInfo()
+        self._times = dict.fromkeys(TIME_PARTS, 0.0)
 
     @property
     def root(self) -> Node:
@@ -300,8 +308,11 @@ class MCTS:
             self._planes = np.zeros(shape, dtype=np.float32)
         wants_planes = self.ev.takes_planes
         planes = ffi.from_buffer("float[]", self._planes) if wants_planes else ffi.NULL
+        t0 = time.perf_counter()
         k = lib.rj_tree_gather(self._tree, b._b, self.prover._p, self._ccfg, batch, planes, self._counts,
                                self._counts + 1)
+        t1 = time.perf_counter()
+        self._times["tree (C)"] += t1 - t0
         done = int(self._counts[0])
         if not k:
             return done
@@ -313,11 +324,22 @@ class MCTS:
         except BaseException:
             lib.rj_tree_cancel(self._tree)
             raise
+        t2 = time.perf_counter()
+        self._times["evaluator"] += t2 - t1
         logits = np.ascontiguousarray(logits, dtype=np.float32)
         values = np.ascontiguousarray(values, dtype=np.float32)
         lib.rj_tree_apply(self._tree, self._ccfg, ffi.from_buffer("float[]", logits),
                           ffi.from_buffer("float[]", values), n)
+        self._times["tree (C)"] += time.perf_counter() - t2
         return done + k
+
+    def _solve(self, part: str, b: Board, kind: str, **limits):
+        """A prover call of the driver's, its time counted under `part` (TIME_PARTS)."""
+        t0 = time.perf_counter()
+        try:
+            return self.prover.solve(b, kind, **limits)
+        finally:
+            self._times[part] += time.perf_counter() - t0
 
     def _leaf_board(self, b: Board, j: int) -> Board:
         """Waiting leaf j's position, for evaluators that read boards rather than planes."""
@@ -336,6 +358,7 @@ class MCTS:
         early_stop: stop once the best move cannot be overtaken (worth it when saved time is
         banked for later moves). memory_bytes > 0: stop before the tree would outgrow it."""
         t0 = time.monotonic()
+        self._times = dict.fromkeys(TIME_PARTS, 0.0)
         soft = min(deadline, t0 + optimum)
         self._config(board)
         root = self._root_for(board)
@@ -347,7 +370,8 @@ class MCTS:
         if not root.proven and self.cfg.utss and b.stone_count >= 6 and self.cfg.root_vct_ms > 0:
             budget = min(self.cfg.root_vct_ms, 100 * min(optimum, deadline - t0))
             plies = self._vct_plies(b)
-            proof = self.prover.solve(b, "vct", max_depth=plies, budget_ms=max(budget, 1.0)) if plies > 0 else None
+            proof = (self._solve("root VCT", b, "vct", max_depth=plies, budget_ms=max(budget, 1.0))
+                     if plies > 0 else None)
             if proof is not None and proof.result == "win" and proof.line:
                 root._c.proven, self.root_line = 1, proof.line
         if self.cfg.dirichlet_alpha > 0 and not root.noised and len(root.moves) > 1:
@@ -471,17 +495,17 @@ class MCTS:
             proof = None
             vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
             if vct_share > 0:
-                proof = self.prover.solve(b, "vct", max_depth=self._vct_plies(b),
-                                          budget_ms=seconds * vct_share * 1000)
+                proof = self._solve("check: vct", b, "vct", max_depth=self._vct_plies(b),
+                                    budget_ms=seconds * vct_share * 1000)
             left = end - time.monotonic()
             share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
             if (proof is None or proof.result != "win") and share > 0 and left > 0.001:
-                proof = self.prover.solve(b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
-                                          budget_ms=left * share * 1000)
+                proof = self._solve("check: dfpn", b, "dfpn", max_depth=min(self.cfg.verify_dfpn_plies, plies),
+                                    budget_ms=left * share * 1000)
             left = end - time.monotonic()
             if (proof is None or proof.result != "win") and left > 0.001:
-                proof = self.prover.solve(b, "utss", max_depth=min(self.cfg.verify_depth, plies),
-                                          budget_ms=left * 1000)
+                proof = self._solve("check: utss", b, "utss", max_depth=min(self.cfg.verify_depth, plies),
+                                    budget_ms=left * 1000)
             if proof is None:
                 return
         finally:
@@ -542,4 +566,4 @@ class MCTS:
             wr = 0.5 + 0.5 * float(root.W[best] / visits[best])
         if root.proven:
             wr = 1.0 if root.proven > 0 else 0.0
-        return SearchInfo(playouts, seconds, depth, wr, tuple(pv), root.proven)
+        return SearchInfo(playouts, seconds, depth, wr, tuple(pv), root.proven, dict(self._times))
