@@ -29,40 +29,54 @@ def test_bench_measures_every_target():
             assert float(value.split()[0]) > 0
 
 
+def test_the_vct_rows_count_every_announced_win_by_the_oracles_first_move():
+    """The rows of a set for one oracle count the positions it announced a win at, whatever our
+    provers found, split by the class of its first move, with nodes compared where both prove."""
+    from engine.bench import prover as bench_prover
+
+    def rec(first, nodes, word="+v9"):
+        return {"pentazen": word, "pentazen_first": first, "pentazen_nodes": nodes}
+
+    recs = [rec("four", 100), rec("three", 1000), rec("quiet", 50), rec("four", 10, word="-v8")]
+    solved = [{"vct": True, "ms": 5.0, "nodes": 300, "verdict": "verified", "dfpn": True},
+              {"vct": True, "ms": 500.0, "nodes": 1000, "verdict": "refuted", "dfpn": False},
+              {"vct": False, "ms": 1000.0, "nodes": 9000, "verdict": None, "dfpn": True},
+              {"vct": True, "ms": 1.0, "nodes": 1, "verdict": "verified", "dfpn": True}]  # not announced
+    rows = {name.split(": ", 1)[1]: value for name, value, _ in
+            bench_prover.oracle_rows("set", "pentazen", recs, solved)}
+    assert all(name.startswith("pentazen 1 s wins, set (3)") for name, _, _ in
+               bench_prover.oracle_rows("set", "pentazen", recs, solved))
+    assert rows["our VCT proves within 10 / 100 / 1000 ms"] == "33.3%, 33.3%, 66.7%"
+    assert rows["by the pentazen's first move, four / three / quiet: VCT proved"] == "1 of 1, 1 of 1, 0 of 1"
+    assert rows["df-pn proves; VCT or df-pn"] == "66.7%; 100.0%"
+    assert rows["median nodes where both prove (2), ours / the pentazen's; median ratio"] == "0.7 k / 0.6 k; 2.0x"
+    assert rows["VCT proofs verified / refuted / incomplete"] == "1 / 1 / 0"
+    assert bench_prover.oracle_rows("set", "rapfi", recs, solved) == []  # rapfi was not asked
+
+
 def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
-    """On a few positions of tests/data/vct_positions.jsonl: each set gets its rows, the shares are
-    percentages, and every proof goes through the verifier (none refuted)."""
+    """On a few positions of tests/data/vct_positions.jsonl: both sets get rows for both oracles,
+    a VCF is proved by both provers, and every proof goes through the verifier (none refuted)."""
     import json
 
     from engine.bench import prover as bench_prover
 
     lines = bench_prover.VCT_SET.read_text().splitlines()
     recs = [json.loads(line) for line in lines[1:]]
-    won = [r for r in recs if (r.get("pentazen") or "").startswith("+")]
-    pick = [r for r in won if r["fours_only"]][:2] + [r for r in won if not r["fours_only"]][:2] + \
-        [r for r in won if r["source"].startswith("pentazen")][:1]
+    both = [r for r in recs if bench_prover.announced(r, "pentazen") and bench_prover.announced(r, "rapfi")]
+    pick = [r for r in both if r["fours_only"]][:2] + [r for r in both if r["source"].startswith("pentazen")][:1]
+    solved = bench_prover.solve_set(pick[:1], verify_ms=5000)
+    assert solved[0]["vct"] and solved[0]["dfpn"] and solved[0]["verdict"] == "verified"
     small = tmp_path / "vct.jsonl"
     small.write_text(lines[0] + "\n" + "".join(json.dumps(r) + "\n" for r in pick))
-    groups = dict(bench_prover.vct_groups(bench_prover.load(small)))
-    assert len(groups["Gomocup 2019-2020, PentaZen +v"]) == 4 and len(groups["games PentaZen won after +v"]) == 1
     rows = bench_prover.vct_rows(verify_ms=5000, path=small)
-    assert len(rows) == 4 * 6 + 1
-    pure = {name.split(":")[0][5:]: int(name.split("of the ")[1].split()[0]) for name, _, _ in rows
-            if "pure threat-sequence" in name}
-    both = pure.pop("all real-game positions")  # the two sets together, not their parts counted again
-    assert both == pure["Gomocup 2019-2020, PentaZen +v"] + pure["games PentaZen won after +v"]
+    labels = {name.split(":")[0] for name, _, _ in rows}
+    assert labels == {f"{o} 1 s wins, {s} ({n})" for o in ("pentazen", "rapfi")
+                      for s, n in (("Gomocup 2019-2020", 2), ("games PentaZen won", 1))}
     for name, value, _ in rows:
-        if name.startswith("VCT-direct") and "won by" in name:
-            shares = [float(v.rstrip("%")) for v in value.split(";")[0].split(", ")]
-            assert all(0 <= v <= 100 for v in shares) and shares == sorted(shares)
-        if name.startswith("VCT-direct") and "of its wins" in name:  # each direct win counted once
-            group = groups[name.split(", ", 1)[1].split(":")[0]]
-            assert sum(int(v) for v in value.split(" / ")) <= len(group)
-        if "pure threat-sequence" in name:  # proved of those not disproved: at most all of them
-            pure = int(name.split("of the ")[1].split()[0])
-            assert 0 <= int(value.split()[0]) <= pure <= len(groups.get(name[5:].split(":")[0], pick))
         if "within 10 / 100 / 1000 ms" in name:
-            assert all(0 <= float(v.rstrip("%")) <= 100 for v in value.split(", "))
+            shares = [float(v.rstrip("%")) for v in value.split(", ")]
+            assert all(0 <= v <= 100 for v in shares) and shares == sorted(shares)
         if "verified" in name:
             assert value.split(" / ")[1] == "0"  # no proof refuted
 
@@ -98,3 +112,22 @@ def test_the_protocol_bench_times_each_move_and_reads_the_engines_memory():
     assert all(used > 0 and allowed == 0.3 for used, allowed in timed)
     if sys.platform.startswith("linux"):
         assert peak > 2**20
+
+
+def test_the_in_play_rows_split_a_move_into_its_parts(tmp_path):
+    """bench-search's in-play rows: a move of the shipped player at a position of its games, its
+    playouts per second and a share for every part, the shares within 100%."""
+    from engine.bench import search as bench_search
+    from engine.search.mcts import TIME_PARTS
+
+    lines = bench_search.MISSED.read_text().splitlines()
+    small = tmp_path / "missed.jsonl"
+    small.write_text("\n".join(lines[:2]) + "\n")
+    (rate, speed, _), (parts, shares, _) = [(*r, "") for r in bench_search.play_rows(seconds=0.4, path=small)]
+    assert "1 positions" in rate
+    whole, loop = (int(v) for v in speed.split("; "))
+    assert 0 < whole <= loop  # the playouts over the whole move, then over the time in playouts alone
+    values = [int(v.rstrip("%")) for v in shares.split(" / ")]
+    assert len(values) == len(TIME_PARTS) + 1 and all(0 <= v <= 100 for v in values)
+    assert 95 <= sum(values) <= 105  # every part of the move, Python's the rest (rounding aside)
+    assert values[TIME_PARTS.index("evaluator")] > 0

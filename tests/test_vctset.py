@@ -110,8 +110,34 @@ def test_labelling_through_a_fake_pentazen():
     positions = [vctset.position_of(game_of(GAME))]
     [out] = vctset.label(positions, [sys.executable, str(FAKE)], ms=200, progress=False)
     assert out["pentazen"] == "+v7" and out["pentazen_ms"] == 81 and out["pentazen_ev"] == "+v7"
-    assert out["pentazen_move"] == "h8"
+    assert out["pentazen_move"] == "h8" and out["pentazen_nodes"] == 50_000  # the first win's nd
+    board = Board.from_moves(parse_points(positions[0]["moves"]), rule=Rule.RENJU)
+    assert out["pentazen_first"] == vctset.first_class(vctset.move_kind(board, parse_points("h8")[0]))
     assert out["source"] == positions[0]["source"]
+
+
+def test_oracles_relabel_every_position_and_keep_pentazens_in_game_word(tmp_path):
+    out = tmp_path / "set.jsonl"
+    gomocup = vctset.position_of(game_of(GAME, "a:b"))
+    in_game = {**gomocup, "source": "pentazen-game m/0001 ply 14", "pentazen": "+v21"}
+    vctset.write_file(out, {"about": "x", "commands": ["first"]}, [gomocup, in_game])
+    fake = f"{sys.executable} {FAKE}"
+    argv = ["oracles", "--out", str(out), "--oracle", f"pentazen={fake}", "--oracle", f"rapfi={fake} --score-only",
+            "--ms", "200", "--workers", "2", "--date", "2026-12-07"]
+    assert vctset.main(argv) == 0
+    header, records = vctset.read_file(out)
+    assert [r["pentazen"] for r in records] == ["+v7", "+v7"]  # asked afresh, the position alone
+    assert [r.get("pentazen_in_game") for r in records] == [None, "+v21"]
+    assert [r["rapfi"] for r in records] == [None, None] and records[0]["rapfi_ev"] == "35"
+    assert "rapfi_first" not in records[0]  # no win announced: no first move to class
+    assert set(header["oracles"]) == {"pentazen", "rapfi"} and header["oracles"]["rapfi"]["ms_per_move"] == 200
+    assert header["counts"]["pentazen_wins"] == {records[0]["pentazen_first"]: 2}
+    assert vctset.main(argv) == 0  # a second run replaces its command in the header, keeps the in-game word
+    header, records = vctset.read_file(out)
+    assert header["commands"][0] == "first" and sum(" oracles " in c for c in header["commands"]) == 1
+    assert records[1]["pentazen_in_game"] == "+v21"
+    with pytest.raises(SystemExit):
+        vctset.main(["oracles", "--out", str(out), "--oracle", "stockfish=x"])
 
 
 def _log(board_moves, turns):
@@ -193,7 +219,7 @@ def test_held_out_archives_are_refused():
 
 def test_the_shipped_dataset_replays_legally():
     path = vctset.DATASET
-    assert path.stat().st_size < 200_000
+    assert path.stat().st_size < 250_000
     header, records = vctset.read_file(path)
     assert header["about"] and header["counts"]["positions"] == len(records) > 0
     sources = set()
@@ -209,30 +235,3 @@ def test_the_shipped_dataset_replays_legally():
         if not r["source"].startswith("pentazen-game"):
             assert r["winner_moves"] >= 3 and "-" not in r["kinds"]
     assert json.loads(path.read_text().splitlines()[0]) == header
-
-
-def test_classify_settles_win_none_and_open():
-    """`classify` keeps each answer its search can stand behind: a proof ("win"), a finished search
-    with no win ("none": no VCT, the win needs quiet moves), or a budget run out ("open"); records
-    PentaZen announced no win at are left as they were."""
-    _, records = vctset.read_file(vctset.DATASET)
-    by_source = {r["source"]: r for r in records}
-    quick_win = by_source["renju-2019.tar.gz:renju-2019/9_10_8_2.psq ply 31"]
-    no_vct = by_source["pentazen-game 0024 ply 12"]
-    slow_win = by_source["pentazen-game 0006 ply 14"]
-    unlabelled = next(r for r in records if not (r.get("pentazen") or "").startswith("+"))
-    picked = [{k: v for k, v in r.items() if k != "vct"} for r in (quick_win, no_vct, slow_win, unlabelled)]
-    out = vctset.classify(picked, nodes=20_000, direct_nodes=20_000, tt_bits=16, progress=False)
-    assert [r.get("vct", {}).get("result") for r in out] == ["win", "none", "open", None]
-    assert 0 < out[0]["vct"]["nodes"] <= 20_000 and out[2]["vct"]["nodes"] >= 20_000
-    assert "vct" not in picked[0]  # the records given are not changed
-    # with room, the slow one is a proof, as the shipped field says
-    assert vctset.classify_one(slow_win["moves"], 3_000_000, 0, 20)["result"] == slow_win["vct"]["result"] == "win"
-
-
-def test_the_shipped_dataset_is_classified():
-    header, records = vctset.read_file(vctset.DATASET)
-    labelled = [r for r in records if (r.get("pentazen") or "").startswith("+")]
-    assert labelled and all(r["vct"]["result"] in ("win", "none", "open") for r in labelled)
-    assert header["classified"]["vct_nodes"] >= 10_000_000
-    assert sum(header["counts"]["vct"].values()) == len(labelled)

@@ -3,7 +3,7 @@
     python -m engine.bench.vctset records --archives A.tar.gz... --out FILE [--limit N] [--seed S]
                                           [--pentazen PATH] [--ms 1000]
     python -m engine.bench.vctset games MATCH_DIR --out FILE [--engine pentazen]
-    python -m engine.bench.vctset classify [--out FILE] [--nodes 60000000] [--workers 2]
+    python -m engine.bench.vctset oracles --oracle pentazen=PATH --oracle rapfi=PATH [--ms 1000]
 
 `records` replays the Gomocup Renju games of the archives given (renju-2019 and renju-2020 from
 gomocup.org; never the 2021 league, the project's held-out set) that ended in a five, and cuts
@@ -17,11 +17,10 @@ game PentaZen won on the board, the first position where PentaZen (to move) anno
 (source "pentazen-game FOLDER/NNNN ply P"; the first matches' records name no folder).
 When FILE exists its records are kept (those of the same source replaced) and its header updated.
 
-`classify` settles, for each position PentaZen announced a win at, whether a VCT exists at all: the
-VCT prover with a long node budget and a large table, then, where that runs out, the direct search
-(whose complete search without a win rules a VCT out). Each such record gets
-`"vct": {"result": "win" | "none" | "open", "nodes": N}`; "none" means the win needs quiet moves,
-so it is no pure threat-sequence win (`make bench-prover` counts the others).
+`oracles` asks independent engines afresh about every position (a fresh process each, --ms a
+move, the position alone): each NAME (pentazen, rapfi) gets its fields (summarise), PentaZen's
+word in its own game kept as `pentazen_in_game`. No position is dropped for what our own
+provers find: the sets are classified by these engines only.
 
 Each line after the header is one position:
     {"moves": "h8,h9,...", "rule": "renju", "to_move": "white", "source": "...", "plies_to_end": 9,
@@ -244,22 +243,41 @@ def gomocup_positions(paths: list[str | Path], progress: bool = True) -> Harvest
 
 # ---- PentaZen's word on a position ---------------------------------------------------------
 
-def summarise(messages: Iterable[str], move: Move | None) -> dict:
-    """The pentazen fields of a position from one move's messages: the last +vN (or None), the
-    tm of the first message that announced +v, the last ev whatever it was, and the move."""
+ORACLES = ("pentazen", "rapfi")
+
+
+def first_class(kind: str) -> str:
+    """A first move's class for the bench's split: "four" (a four or more), "three" (a live three
+    or two) or "quiet" (neither: a win no VCT can open)."""
+    return "four" if is_four(kind) else "three" if kind in ("3", "33") else "quiet"
+
+
+def summarise(messages: Iterable[str], move: Move | None, oracle: str = "pentazen",
+              moves: list[Move] | None = None) -> dict:
+    """An oracle's fields of a position from one move's messages: its last announced win (+vN,
+    Rapfi's +MN; None without one), the tm and the node count of the first message that announced
+    it, the last ev whatever it was, the move, and (given the stones, `moves`) the class of that
+    move where a win was announced (first_class)."""
     evals = [e for e in map(parse_message, messages) if e is not None]
     wins = [e for e in evals if e.win is not None]
-    return {"pentazen": wins[-1].ev if wins else None,
-            "pentazen_ms": wins[0].tm if wins else None,
-            "pentazen_ev": evals[-1].ev if evals else None,
-            "pentazen_move": format_point(move) if move is not None else None}
+    out = {oracle: wins[-1].ev if wins else None,
+           f"{oracle}_ms": wins[0].tm if wins else None,
+           f"{oracle}_nodes": wins[0].nodes if wins else None,
+           f"{oracle}_ev": evals[-1].ev if evals else None,
+           f"{oracle}_move": format_point(move) if move is not None else None}
+    if moves is not None and wins and move is not None:
+        board = Board.from_moves(moves)
+        if board.is_legal(*move):
+            out[f"{oracle}_first"] = first_class(move_kind(board, move))
+    return out
 
 
-def ask_pentazen(moves: list[Move], command: list[str], ms: int = 1000, size: int = 15) -> dict:
-    """Runs the engine on one position (the stones of `moves`, black first) at `ms` a move and
-    returns its pentazen fields. The BOARD block lists the stones in move order: PentaZen reads
-    the colours from that order, not from the 1/2 field (own/opponent, as the protocol has it),
-    which is sent right all the same."""
+def ask_oracle(moves: list[Move], command: list[str], ms: int = 1000, size: int = 15,
+               oracle: str = "pentazen") -> dict:
+    """Runs an engine (a fresh process) on one position (the stones of `moves`, black first) at
+    `ms` a move and returns its fields (summarise). The BOARD block lists the stones in move
+    order: PentaZen reads the colours from that order, not from the 1/2 field (own/opponent, as
+    the protocol has it), which is sent right all the same."""
     from engine.match.enginepipe import EngineProcess
 
     board_lines = board_block(moves)
@@ -282,17 +300,23 @@ def ask_pentazen(moves: list[Move], command: list[str], ms: int = 1000, size: in
                 move = (int(parts[0]), int(parts[1]))
                 break
             messages.append(line)  # MESSAGE lines, and the tails of split ones (see _EV)
-    return summarise(messages, move)
+    return summarise(messages, move, oracle, moves)
 
 
-def label(positions: list[dict], command: list[str], ms: int = 1000, progress: bool = True) -> list[dict]:
-    """Adds PentaZen's fields to each position (one fresh engine process a position)."""
+def label(positions: list[dict], command: list[str], ms: int = 1000, progress: bool = True,
+          oracle: str = "pentazen", workers: int = 1) -> list[dict]:
+    """Adds an oracle's fields to each position (one fresh engine process a position, `workers`
+    at a time)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from tqdm import tqdm
 
-    out = []
-    for record in tqdm(positions, desc="pentazen", unit="pos", file=sys.stderr, disable=not progress):
-        out.append({**record, **ask_pentazen(parse_points(record["moves"]), command, ms)})
-    return out
+    def one(record: dict) -> dict:
+        return {**record, **ask_oracle(parse_points(record["moves"]), command, ms, oracle=oracle)}
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        return list(tqdm(pool.map(one, positions), total=len(positions), desc=oracle, unit="pos",
+                         file=sys.stderr, disable=not progress))
 
 
 # ---- match logs ----------------------------------------------------------------------------
@@ -363,7 +387,7 @@ def match_positions(folder: str | Path, engine: str = "pentazen", rule: Rule = R
             ply = first + 2 * j
             if ply >= len(moves) or moves[ply] != move:
                 break  # the log and the record disagree: trust neither from here
-            info = summarise(messages, move)
+            info = summarise(messages, move, moves=moves[:ply])
             if info["pentazen"] is None:
                 continue
             kinds = winner_kinds(moves, ply, winner, rule, size)
@@ -408,7 +432,8 @@ def counts(records: list[dict]) -> dict:
             "gomocup_plies_to_end": dict(sorted(Counter(r["plies_to_end"] for r in gomocup).items())),
             "gomocup_pentazen_plies": dict(sorted(Counter(int(r["pentazen"][2:]) for r in wins).items())),
             "pentazen_game_positions": len(games),
-            "vct": dict(sorted(Counter(r["vct"]["result"] for r in records if "vct" in r).items()))}
+            **{f"{o}_wins": dict(sorted(Counter(r.get(f"{o}_first", "?") for r in records if r.get(o)).items()))
+               for o in ORACLES if any(o in r for r in records)}}
 
 
 def write_file(path: str | Path, header: dict, records: list[dict]) -> None:
@@ -416,48 +441,6 @@ def write_file(path: str | Path, header: dict, records: list[dict]) -> None:
     text = "\n".join(json.dumps(r, separators=(", ", ": ")) for r in [header, *records]) + "\n"
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text(text)
-
-
-def classify_one(moves: str, nodes: int, direct_nodes: int, tt_bits: int) -> dict:
-    """Whether the side to move has a VCT: "win" (proved), "none" (a search finished without one:
-    the VCT's, or the direct search's, whose space holds the VCT's), "open" (both ran out)."""
-    from engine.prover import Prover  # the native core only here: reading records needs none
-
-    board = Board.from_moves(parse_points(moves), rule=Rule.RENJU)
-    prover = Prover(tt_bits=tt_bits)
-    proof = prover.solve(board, "vct", budget_nodes=nodes)
-    if proof.result == "win" or not proof.aborted:
-        return {"result": "win" if proof.result == "win" else "none", "nodes": proof.nodes}
-    prover.clear()
-    direct = prover.solve(board, "vct-direct", budget_nodes=direct_nodes)
-    if direct.result != "win" and not direct.aborted:
-        return {"result": "none", "nodes": proof.nodes + direct.nodes}
-    return {"result": "open", "nodes": proof.nodes + direct.nodes}
-
-
-def _classify_job(job: tuple) -> dict:
-    return classify_one(*job)
-
-
-def classify(records: list[dict], nodes: int, direct_nodes: int, tt_bits: int = 23, workers: int = 1,
-             progress: bool = True) -> list[dict]:
-    """classify_one for every record PentaZen announced a win at (the bench's sets), in
-    `workers` processes; the others are returned unchanged."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from tqdm import tqdm
-
-    todo = [i for i, r in enumerate(records) if (r.get("pentazen") or "").startswith("+")]
-    jobs = [(records[i]["moves"], nodes, direct_nodes, tt_bits) for i in todo]
-    out = [dict(r) for r in records]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(tqdm(pool.map(_classify_job, jobs), total=len(jobs), disable=not progress))
-    else:
-        results = [classify_one(*job) for job in tqdm(jobs, disable=not progress)]
-    for i, result in zip(todo, results):
-        out[i]["vct"] = result
-    return out
 
 
 def _command(argv: list[str]) -> str:
@@ -484,24 +467,32 @@ def main(argv: list[str] | None = None) -> int:
     gam.add_argument("--out", type=Path, default=DATASET)
     gam.add_argument("--engine", default="pentazen", help="the engine's name in the match")
     gam.add_argument("--match-command", default=None, help="how the match was played, for the header")
-    cla = sub.add_parser("classify", help="settle which positions have a VCT, by long searches")
-    cla.add_argument("--out", type=Path, default=DATASET)
-    cla.add_argument("--nodes", type=int, default=60_000_000, help="the VCT's nodes (default %(default)s)")
-    cla.add_argument("--direct-nodes", type=int, default=10_000_000,
-                     help="the direct search's nodes where the VCT runs out (default %(default)s)")
-    cla.add_argument("--tt-bits", type=int, default=23)
-    cla.add_argument("--workers", type=int, default=2)
+    ora = sub.add_parser("oracles", help="label every position afresh with independent engines")
+    ora.add_argument("--out", type=Path, default=DATASET)
+    ora.add_argument("--oracle", action="append", required=True, metavar="NAME=CMD",
+                     help=f"an engine to ask (NAME one of {', '.join(ORACLES)}); repeatable")
+    ora.add_argument("--ms", type=int, default=1000, help="each engine's time a position (default %(default)s)")
+    ora.add_argument("--workers", type=int, default=2)
+    ora.add_argument("--date", default=None, help="recorded in the header (default: today)")
     args = ap.parse_args(argv)
 
-    if args.cmd == "classify":
+    if args.cmd == "oracles":
         header, records = read_file(args.out)
-        records = classify(records, args.nodes, args.direct_nodes, args.tt_bits, args.workers)
-        commands = [c for c in header.get("commands", []) if " classify" not in c] + [_command(argv)]
-        header = {**header, "commands": commands,
-                  "classified": {"date": datetime.date.today().isoformat(), "vct_nodes": args.nodes,
-                                 "direct_nodes": args.direct_nodes, "tt_bits": args.tt_bits}}
-        write_file(args.out, header, records)
-        print(json.dumps(Counter(r["vct"]["result"] for r in records if "vct" in r)))
+        asked = dict(header.get("oracles", {}))
+        for spec in args.oracle:
+            name, sep, cmd = spec.partition("=")
+            if not sep or name not in ORACLES:
+                ap.error(f"--oracle {spec!r}: NAME=CMD with NAME one of {', '.join(ORACLES)}")
+            if name == "pentazen":  # what it said in its own game, with its game's table, stays
+                records = [{**r, "pentazen_in_game": r["pentazen"]}
+                           if r["source"].startswith("pentazen-game") and "pentazen_in_game" not in r else r
+                           for r in records]
+            records = label(records, shlex.split(cmd), args.ms, oracle=name, workers=args.workers)
+            asked[name] = {"command": cmd.replace(str(Path.home()), "~"), "ms_per_move": args.ms,
+                           "workers": args.workers, "date": args.date or datetime.date.today().isoformat()}
+        commands = [c for c in header.get("commands", []) if " oracles " not in c] + [_command(argv)]
+        write_file(args.out, {**header, "oracles": asked, "commands": commands}, records)
+        print(json.dumps(counts(records)))
         return 0
 
     if args.cmd == "records":
