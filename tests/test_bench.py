@@ -37,20 +37,25 @@ def test_the_vct_rows_count_every_announced_win_by_the_oracles_first_move():
     def rec(first, nodes, word="+v9"):
         return {"pentazen": word, "pentazen_first": first, "pentazen_nodes": nodes}
 
+    def run(won, ms, nodes, verdict):
+        return {"won": won, "ms": ms, "nodes": nodes, "verdict": verdict}
+
     recs = [rec("four", 100), rec("three", 1000), rec("quiet", 50), rec("four", 10, word="-v8")]
-    solved = [{"vct": True, "ms": 5.0, "nodes": 300, "verdict": "verified", "dfpn": True},
-              {"vct": True, "ms": 500.0, "nodes": 1000, "verdict": "refuted", "dfpn": False},
-              {"vct": False, "ms": 1000.0, "nodes": 9000, "verdict": None, "dfpn": True},
-              {"vct": True, "ms": 1.0, "nodes": 1, "verdict": "verified", "dfpn": True}]  # not announced
-    rows = {name.split(": ", 1)[1]: value for name, value, _ in
-            bench_prover.oracle_rows("set", "pentazen", recs, solved)}
-    assert all(name.startswith("pentazen 1 s wins, set (3)") for name, _, _ in
-               bench_prover.oracle_rows("set", "pentazen", recs, solved))
+    solved = [{"vct": run(True, 5.0, 300, "verified"), "vct3": run(True, 9.0, 400, "verified"), "dfpn": True},
+              {"vct": run(True, 500.0, 1000, "refuted"), "vct3": run(False, 1000.0, 5000, None), "dfpn": False},
+              {"vct": run(False, 1000.0, 9000, None), "vct3": run(True, 200.0, 5000, "verified"), "dfpn": False},
+              {"vct": run(True, 1.0, 1, "verified"), "vct3": run(True, 1.0, 1, "verified"), "dfpn": True}]
+    out = bench_prover.oracle_rows("set", "pentazen", recs, solved)
+    assert all(name.startswith("pentazen 1 s wins, set (3): ") for name, _, _ in out)  # the fourth: not announced
+    rows = {name.split(": ", 1)[1]: value for name, value, _ in out}
     assert rows["our VCT proves within 10 / 100 / 1000 ms"] == "33.3%, 33.3%, 66.7%"
+    assert rows["our VCT3 proves within 10 / 100 / 1000 ms"] == "33.3%, 33.3%, 66.7%"
     assert rows["by the pentazen's first move, four / three / quiet: VCT proved"] == "1 of 1, 1 of 1, 0 of 1"
-    assert rows["df-pn proves; VCT or df-pn"] == "66.7%; 100.0%"
-    assert rows["median nodes where both prove (2), ours / the pentazen's; median ratio"] == "0.7 k / 0.6 k; 2.0x"
+    assert rows["by the pentazen's first move, four / three / quiet: VCT3 proved"] == "1 of 1, 0 of 1, 1 of 1"
+    assert rows["median nodes where both prove (2), VCT / the pentazen's; median ratio"] == "0.7 k / 0.6 k; 2.0x"
+    assert rows["median nodes where both prove (2), VCT3 / the pentazen's; median ratio"] == "2.7 k / 0.1 k; 52.0x"
     assert rows["VCT proofs verified / refuted / incomplete"] == "1 / 1 / 0"
+    assert rows["df-pn proves; VCT, VCT3 or df-pn"] == "33.3%; 100.0%"
     assert bench_prover.oracle_rows("set", "rapfi", recs, solved) == []  # rapfi was not asked
 
 
@@ -65,8 +70,8 @@ def test_the_vct_rows_measure_the_real_game_sets(tmp_path):
     recs = [json.loads(line) for line in lines[1:]]
     both = [r for r in recs if bench_prover.announced(r, "pentazen") and bench_prover.announced(r, "rapfi")]
     pick = [r for r in both if r["fours_only"]][:2] + [r for r in both if r["source"].startswith("pentazen")][:1]
-    solved = bench_prover.solve_set(pick[:1], verify_ms=5000)
-    assert solved[0]["vct"] and solved[0]["dfpn"] and solved[0]["verdict"] == "verified"
+    [solved] = bench_prover.solve_set(pick[:1], verify_ms=5000)
+    assert solved["dfpn"] and all(solved[k]["won"] and solved[k]["verdict"] == "verified" for k in ("vct", "vct3"))
     small = tmp_path / "vct.jsonl"
     small.write_text(lines[0] + "\n" + "".join(json.dumps(r) + "\n" for r in pick))
     rows = bench_prover.vct_rows(verify_ms=5000, path=small)

@@ -182,48 +182,60 @@ def announced(rec: dict, oracle: str) -> bool:
 
 def solve_set(recs: list[dict], verify_ms: float = 20_000, ms: float = 1000) -> list[dict]:
     """Our provers on each position, each with `ms`, a fresh table of 2^20 entries and one core:
-    the VCT's result, time and nodes (a proof checked by the verifier) and df-pn's result."""
+    for the VCT and VCT3 their result, time and nodes (a proof checked by the verifier), and
+    df-pn's result."""
     prover, out = Prover(tt_bits=20), []
     for r in recs:
         b = board_of(r)
-        prover.clear()
-        p = prover.solve(b, "vct", budget_ms=ms)
-        row = {"vct": p.result == "win", "ms": p.ms, "nodes": p.nodes, "verdict": None}
-        if row["vct"]:
-            row["verdict"] = prover.verify(b, budget_ms=verify_ms).result
+        row = {}
+        for kind in ("vct", "vct3"):
+            prover.clear()
+            p = prover.solve(b, kind, budget_ms=ms)
+            won = p.result == "win"
+            row[kind] = {"won": won, "ms": p.ms, "nodes": p.nodes,
+                         "verdict": prover.verify(b, budget_ms=verify_ms, kind=kind).result if won else None}
         prover.clear()
         row["dfpn"] = prover.solve(b, "dfpn", budget_ms=ms).result == "win"
         out.append(row)
     return out
 
 
+PROVERS = (("vct", "VCT"), ("vct3", "VCT3"))
+
+
 def oracle_rows(name: str, oracle: str, recs: list[dict], solved: list[dict]) -> list[tuple[str, str, str]]:
     """The rows of one set for one oracle: of the positions where it announced a win at 1 s, the
-    share our VCT proves within 10 / 100 / 1000 ms, the split by the class of the oracle's first
-    move, df-pn and either prover, the median nodes where both prove, and the proofs' verdicts."""
+    share our VCT and VCT3 prove within 10 / 100 / 1000 ms, the split by the class of the
+    oracle's first move, df-pn and any of the three, the median nodes where both prove, and the
+    proofs' verdicts."""
     pairs = [(r, s) for r, s in zip(recs, solved) if announced(r, oracle)]
     n = len(pairs)
     if not n:
         return []
     label = f"{oracle} 1 s wins, {name} ({n})"
-    shares = ", ".join(f"{sum(s['vct'] and s['ms'] <= ms for _, s in pairs) / n:.1%}" for ms in (10, 100, 1000))
-    rows = [(f"{label}: our VCT proves within 10 / 100 / 1000 ms", shares, ">= 95% at 1000 ms")]
-    split = []
-    for cls in ("four", "three", "quiet"):
-        of = [s for r, s in pairs if r.get(f"{oracle}_first") == cls]
-        split.append(f"{sum(s['vct'] for s in of)} of {len(of)}")
-    rows.append((f"{label}: by the {oracle}'s first move, four / three / quiet: VCT proved", ", ".join(split), ""))
-    dfpn, either = sum(s["dfpn"] for _, s in pairs), sum(s["vct"] or s["dfpn"] for _, s in pairs)
-    rows.append((f"{label}: df-pn proves; VCT or df-pn", f"{dfpn / n:.1%}; {either / n:.1%}", ""))
-    both = [(s["nodes"], r[f"{oracle}_nodes"]) for r, s in pairs if s["vct"] and r.get(f"{oracle}_nodes")]
-    if both:
-        ours, theirs = statistics.median(a for a, _ in both), statistics.median(b for _, b in both)
-        ratio = statistics.median(a / max(b, 1) for a, b in both)
-        rows.append((f"{label}: median nodes where both prove ({len(both)}), ours / the {oracle}'s; "
-                     "median ratio", f"{ours / 1e3:.1f} k / {theirs / 1e3:.1f} k; {ratio:.1f}x", "ratio <= 2x"))
-    verdicts = Counter(s["verdict"] for _, s in pairs if s["vct"])
-    rows.append((f"{label}: VCT proofs verified / refuted / incomplete",
-                 f"{verdicts['verified']} / {verdicts['refuted']} / {verdicts['incomplete']}", "refuted 0"))
+    rows = []
+    for kind, title in PROVERS:
+        won = [(r, s[kind]) for r, s in pairs]
+        shares = ", ".join(f"{sum(p['won'] and p['ms'] <= ms for _, p in won) / n:.1%}" for ms in (10, 100, 1000))
+        rows.append((f"{label}: our {title} proves within 10 / 100 / 1000 ms", shares, ">= 95% at 1000 ms"))
+        split = []
+        for cls in ("four", "three", "quiet"):
+            of = [p for r, p in won if r.get(f"{oracle}_first") == cls]
+            split.append(f"{sum(p['won'] for p in of)} of {len(of)}")
+        rows.append((f"{label}: by the {oracle}'s first move, four / three / quiet: {title} proved",
+                     ", ".join(split), ""))
+        both = [(p["nodes"], r[f"{oracle}_nodes"]) for r, p in won if p["won"] and r.get(f"{oracle}_nodes")]
+        if both:
+            ours, theirs = statistics.median(a for a, _ in both), statistics.median(b for _, b in both)
+            ratio = statistics.median(a / max(b, 1) for a, b in both)
+            rows.append((f"{label}: median nodes where both prove ({len(both)}), {title} / the {oracle}'s; "
+                         "median ratio", f"{ours / 1e3:.1f} k / {theirs / 1e3:.1f} k; {ratio:.1f}x", "ratio <= 2x"))
+        verdicts = Counter(p["verdict"] for _, p in won if p["won"])
+        rows.append((f"{label}: {title} proofs verified / refuted / incomplete",
+                     f"{verdicts['verified']} / {verdicts['refuted']} / {verdicts['incomplete']}", "refuted 0"))
+    dfpn = sum(s["dfpn"] for _, s in pairs)
+    either = sum(s["vct"]["won"] or s["vct3"]["won"] or s["dfpn"] for _, s in pairs)
+    rows.append((f"{label}: df-pn proves; VCT, VCT3 or df-pn", f"{dfpn / n:.1%}; {either / n:.1%}", ""))
     return rows
 
 
@@ -362,7 +374,9 @@ def render(rows, command: str) -> str:
                    "1 s on the position alone) announced a forced win, none left out for what our own "
                    "search finds, and splits them by the class of that engine's first move (a four, a "
                    "live three, or quiet: a move no VCT plays). Our provers get 1 s each, a fresh table of "
-                   "2^20 and one core; the oracle's nodes are those of its first message announcing the "
+                   "2^20 and one core; VCT3 is the VCT with the attacker's quiet threats (`--kind vct3`: "
+                   "half its budget to the plain VCT first), each of its proofs checked by the verifier "
+                   "with VCT3's moves. The oracle's nodes are those of its first message announcing the "
                    "win. The search rows: at the positions the VCT does not prove within 1 s, how "
                    "often the engine's whole search (the shipped net, 1 s) plays an oracle's move. "
                    "The missed-wins rows: "

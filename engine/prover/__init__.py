@@ -16,9 +16,13 @@ from engine.native import BoardError, check, ffi, lib
 # "vct" proves a victory by continuous fours and threes by proof-number search ("win" or "unknown");
 # "vct-direct" is that search with the defender answering a three only where it stops it, never by
 # a four of its own elsewhere: its "win" is not a proof against every defence, but its complete
-# "unknown" (not aborted) rules out a "vct" win, and it settles in a fraction of the nodes.
+# "unknown" (not aborted) rules out a "vct" win, and it settles in a fraction of the nodes;
+# "vct3" adds the attacker's quiet threats (a move after which, were the defender to pass, a VCT
+# would win; threat_depth: how many a line may hold), answered by the points of that VCT's reach
+# and the defender's fours and threes: a "win" to be checked by `verify(kind="vct3")`.
 KINDS = {"vcf": lib.RJ_PROVE_VCF, "utss": lib.RJ_PROVE_UTSS, "utss-exact": lib.RJ_PROVE_UTSS_EXACT,
-         "dfpn": lib.RJ_PROVE_DFPN, "vct": lib.RJ_PROVE_VCT, "vct-direct": lib.RJ_PROVE_VCT_DIRECT}
+         "dfpn": lib.RJ_PROVE_DFPN, "vct": lib.RJ_PROVE_VCT, "vct-direct": lib.RJ_PROVE_VCT_DIRECT,
+         "vct3": lib.RJ_PROVE_VCT3}
 RESULTS = {lib.RJ_PROOF_WIN: "win", lib.RJ_PROOF_DRAW: "draw", lib.RJ_PROOF_LOSS: "loss",
            lib.RJ_PROOF_UNKNOWN: "unknown"}
 DEFAULT_TT_BITS = 18  # 4 MB
@@ -72,13 +76,14 @@ class Prover:
               budget_ms: float = 0.0, threat_depth: int | None = None) -> Proof:
         """Prove the position for the side to move. max_depth: attacking moves for VCF (default 60),
         plies for UTSS (default 9), the longest line for df-pn (default 40) and either VCT (default
-        120). threat_depth: the longest VCF (in fours) that a quiet attack may threaten — a three
-        threatens one, 0 means fours only, None the default (3).
+        120). threat_depth: UTSS's longest VCF (in fours) that a quiet attack may threaten — a three
+        threatens one, 0 means fours only, None the default (3); VCT3's quiet threats a line may
+        hold (None: 1).
         Budgets <= 0 mean none. The board is unchanged."""
         if kind not in KINDS:
             raise BoardError(f"unknown proof kind {kind!r}: choose {', '.join(KINDS)}")
         if max_depth is None:
-            max_depth = {"vcf": 60, "dfpn": 40, "vct": VCT_PLIES, "vct-direct": VCT_PLIES}.get(kind, 9)
+            max_depth = {"vcf": 60, "dfpn": 40}.get(kind, VCT_PLIES if kind.startswith("vct") else 9)
         out = self._out
         depth_of_threats = -1 if threat_depth is None else threat_depth
         check(lib.rj_prove(self._p, board._b, KINDS[kind], max_depth, depth_of_threats, budget_nodes, budget_ms, out),
@@ -87,15 +92,18 @@ class Prover:
         return Proof(RESULTS[out.value], line, int(out.nodes), float(out.ms), int(out.depth), bool(out.aborted))
 
     def verify(self, board: Board, max_depth: int = VCT_PLIES, budget_nodes: int = 0,
-               budget_ms: float = 0.0) -> Verification:
-        """Checks the VCT proof for the side to move in full: at every defender node every legal
-        move of the board is tried, and each must lose to a five, a VCF (the VCF prover is trusted)
-        or the VCT prover's next move, checked the same way (rj_vct_verify in renju.h). For tests
-        and benchmarks: it costs many proofs."""
+               budget_ms: float = 0.0, kind: str = "vct", quiet: int | None = None) -> Verification:
+        """Checks the VCT (kind "vct3": VCT3) proof for the side to move in full: at every defender
+        node every legal move of the board is tried, and each must lose to a five, a VCF (the VCF
+        prover is trusted) or the prover's next move, checked the same way (rj_vct_verify in
+        renju.h). For tests and benchmarks: it costs many proofs."""
         if board.game_over:
             raise BoardError("the position is already decided")
+        if kind not in ("vct", "vct3"):
+            raise BoardError(f"verify checks vct and vct3 proofs, not {kind!r}")
+        quiet = 0 if kind == "vct" else lib.RJ_VCT3_QUIET if quiet is None else quiet
         out = ffi.new("rj_verification *")
-        check(lib.rj_vct_verify(self._p, board._b, max_depth, budget_nodes, budget_ms, out), "verify")
+        check(lib.rj_vct_verify(self._p, board._b, max_depth, quiet, budget_nodes, budget_ms, out), "verify")
         result = {1: "verified", 0: "refuted", -1: "incomplete"}[out.result]
         line = [(out.line_x[i], out.line_y[i]) for i in range(out.line_len)]
         return Verification(result, line, int(out.or_nodes), int(out.and_nodes), int(out.replies),

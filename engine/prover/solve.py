@@ -43,16 +43,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--black", help="black stones (a position as it stands)")
     ap.add_argument("--white", help="white stones")
     ap.add_argument("--to-move", choices=["black", "white"], help="side to move for --black/--white")
-    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn", "vct", "vct-direct"], default="vcf",
+    ap.add_argument("--kind", choices=["vcf", "utss", "utss-exact", "dfpn", "vct", "vct-direct", "vct3"], default="vcf",
                     help="utss-exact also tells a draw (no threat wins for either side) from unknown; "
                          "dfpn proves wins by proof-number search (win or unknown); vct proves a victory by "
                          "continuous fours and threes (win or unknown); vct-direct is that search with the "
                          "defender's delaying fours left out (a win is not a full proof; a complete unknown rules "
-                         "one out)")
+                         "one out); vct3 adds quiet threats, moves after which a VCT would win were the defender "
+                         "to pass (--threat-depth: how many a line may hold, default 1)")
     ap.add_argument("--depth", type=int,
                     help="VCF: attacking moves (default 60); UTSS: plies (default 9); df-pn: longest line "
                          "(default 40); VCT: longest line (default 120)")
-    ap.add_argument("--threat-depth", type=int, help="UTSS: longest VCF a quiet attack may threaten (default 3)")
+    ap.add_argument("--threat-depth", type=int, help="UTSS: longest VCF a quiet attack may threaten (default 3); "
+                                                   "VCT3: quiet threats a line may hold (default 1)")
     ap.add_argument("--budget-nodes", type=int, default=0)
     ap.add_argument("--budget-ms", type=float, default=0.0)
     try:

@@ -191,15 +191,21 @@ int rj_filter_moves(rj_board *b, int radius, int16_t *xs, int16_t *ys);
  * the points that stop it, never by a four of its own elsewhere (Allis's threat-space search
  * before its four check): a WIN is not a proof against every defence, but a complete search that
  * finds none (UNKNOWN, not aborted) shows that no RJ_PROVE_VCT win exists within the same limit,
- * and it settles in a fraction of the nodes. */
+ * and it settles in a fraction of the nodes. RJ_PROVE_VCT3 adds quiet threats (λ-search order 3):
+ * an attacker move that makes no four or three but after which, were the defender to pass, the
+ * attacker would win by VCT; the defender answers by its fours and threes and the points of that
+ * VCT's reach. threat_depth is then how many quiet threats a line may hold (negative: the
+ * default, RJ_VCT3_QUIET); WIN or UNKNOWN, a WIN to be checked by rj_vct_verify. */
 #define RJ_MAX_VCT_PLIES (RJ_MAX_LINE_PLIES - 80)
+#define RJ_VCT3_QUIET 1
 enum rj_proof_kind {
     RJ_PROVE_VCF = 0,
     RJ_PROVE_UTSS = 1,
     RJ_PROVE_UTSS_EXACT = 2,
     RJ_PROVE_DFPN = 3,
     RJ_PROVE_VCT = 4,
-    RJ_PROVE_VCT_DIRECT = 5
+    RJ_PROVE_VCT_DIRECT = 5,
+    RJ_PROVE_VCT3 = 6
 };
 /* Values for the side to move. */
 enum rj_proof_value { RJ_PROOF_WIN = 1, RJ_PROOF_DRAW = 0, RJ_PROOF_LOSS = -1, RJ_PROOF_UNKNOWN = -2 };
@@ -230,8 +236,8 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
              rj_proof *out);
 
 /* A VCT proof checked in full: from the position, the attacker's moves are the VCT prover's
- * (lines of at most max_depth plies), and at every defender node every legal move of the board
- * is tried; a node where the attacker has a five or a VCF (the VCF prover, trusted) is won.
+ * (lines of at most max_depth plies; with quiet > 0 VCT3's, that many quiet threats from each
+ * attacker node), and at every defender node every legal move of the board is tried; a node where the attacker has a five or a VCF (the VCF prover, trusted) is won.
  * result: 1 every defence answered, 0 a defence escapes (line: the path to it), -1 a budget ran
  * out first. */
 typedef struct {
@@ -242,7 +248,8 @@ typedef struct {
     int16_t line_x[RJ_MAX_LINE_PLIES];
     int16_t line_y[RJ_MAX_LINE_PLIES];
 } rj_verification;
-int rj_vct_verify(rj_prover *p, rj_board *b, int max_depth, int64_t max_nodes, double max_ms, rj_verification *out);
+int rj_vct_verify(rj_prover *p, rj_board *b, int max_depth, int quiet, int64_t max_nodes, double max_ms,
+                  rj_verification *out);
 
 /* The move filter (rj_filter_moves) narrowed against a hidden threat: when the opponent would
  * win by a VCF of at most vcf_depth fours if it had the move, only the moves after which it no

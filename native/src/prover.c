@@ -715,8 +715,8 @@ uint64_t rj_pn_child_key(const rj_board *b, int pos, uint64_t salt)
 /* One step of proof-number search at an OR or AND node with `moves` (shared by df-pn and the
  * VCT prover): the node's numbers from its children's (table entries, else dfpn_guess) into
  * out->pn and out->dn; while neither has reached its threshold, returns 1 with the child to
- * search next and its thresholds, below the second-best sibling (plus a quarter, so that two
- * close siblings do not take turns at every step) and within the node's own. */
+ * search next and its thresholds, below the second-best sibling (plus its 1 / s->pn_slack, so that
+ * two close siblings do not take turns at every step) and within the node's own. */
 int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t thpn, uint32_t thdn,
                  struct rj_pn_pick *out)
 {
@@ -752,7 +752,7 @@ int rj_pn_select(struct search *s, const rj_list *moves, int or_node, uint32_t t
     out->best = best;
     if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0)
         return 0;
-    const uint32_t limit = second >= RJ_PN_INF ? RJ_PN_INF : second + second / 4 + 1;
+    const uint32_t limit = second >= RJ_PN_INF ? RJ_PN_INF : second + second / (uint32_t)s->pn_slack + 1;
     if (or_node) {
         out->cthpn = thpn < limit ? thpn : limit;
         out->cthdn = thdn - dn + best_dn;
@@ -922,6 +922,9 @@ struct search *rj_start_search(rj_prover *p, rj_board *b, int64_t max_nodes, dou
     s->stone_limit = RJ_MAX_MOVES;
     s->vcf_cap = RJ_VCT_VCF_CAP;
     s->direct = 0;
+    s->quiet_plies = 0;
+    s->threat_cap = 0;
+    s->pn_slack = 4;
     return s;
 }
 
@@ -990,14 +993,45 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     if (b->result != RJ_ONGOING)
         return RJ_E_GAMEOVER;
     if (kind != RJ_PROVE_VCF && kind != RJ_PROVE_UTSS && kind != RJ_PROVE_UTSS_EXACT && kind != RJ_PROVE_DFPN &&
-        kind != RJ_PROVE_VCT && kind != RJ_PROVE_VCT_DIRECT)
+        kind != RJ_PROVE_VCT && kind != RJ_PROVE_VCT_DIRECT && kind != RJ_PROVE_VCT3)
         return RJ_E_BADKIND;
     const double t0 = rj_now_ns();
     struct search *s = rj_start_search(p, b, max_nodes, max_ms, t0);
     s->threat_depth = threat_depth < 0 ? RJ_DEFAULT_THREAT_DEPTH : threat_depth;
-    if (kind == RJ_PROVE_VCT || kind == RJ_PROVE_VCT_DIRECT) {
+    if (kind == RJ_PROVE_VCT || kind == RJ_PROVE_VCT_DIRECT || kind == RJ_PROVE_VCT3) {
         next_gen(p, s);
         s->direct = kind == RJ_PROVE_VCT_DIRECT;
+        int plies0 = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
+        if (kind == RJ_PROVE_VCT3) {
+            /* the plain VCT first, with a share of the budgets: λ-search's lower order before the higher */
+            const double share = RJ_VCT3_PLAIN_SHARE;
+            s->stone_limit = b->nstones + plies0;
+            const int64_t saved_nodes = s->max_nodes;
+            const double saved_deadline = s->deadline_ns;
+            if (saved_nodes > 0)
+                s->max_nodes = (int64_t)(saved_nodes * share);
+            if (saved_deadline > 0)
+                s->deadline_ns = t0 + (saved_deadline - t0) * share;
+            int won = rj_vct_prove(s);
+            s->max_nodes = saved_nodes;
+            s->deadline_ns = saved_deadline;
+            if (won || rj_budget_spent(s, saved_nodes)) {
+                out->value = won ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
+                out->line_len = won ? s->pv_len[0] : 0;
+                for (int i = 0; i < out->line_len; i++) {
+                    out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
+                    out->line_y[i] = (int16_t)rj_pos_y(s->pv[0][i]);
+                }
+                out->depth = plies0;
+                out->nodes = s->nodes;
+                out->aborted = !won;
+                out->ms = (rj_now_ns() - t0) / 1e6;
+                return RJ_OK;
+            }
+            s->aborted = 0;
+            s->quiet_plies = rj_vct3_quiet_plies(threat_depth < 0 ? RJ_VCT3_QUIET : threat_depth);
+            s->threat_cap = RJ_VCT3_THREAT_CAP;
+        }
         int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
         s->stone_limit = b->nstones + plies;
         int won = rj_vct_prove(s);

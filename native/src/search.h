@@ -72,6 +72,10 @@ struct search {
     int stone_limit;  /* VCT: a line ends unproven where the board holds this many stones */
     int64_t vcf_cap;  /* VCT: nodes one VCF check of a node may spend */
     int direct;       /* VCT: a three is answered only by the points that stop it (RJ_PROVE_VCT_DIRECT) */
+    int quiet_plies;  /* VCT3: the attacker may play quiet threats at plies below this (0: none) */
+    int64_t threat_cap; /* VCT3: nodes the VCT behind one quiet threat may spend */
+    uint64_t vct_base;  /* VCT: the proof's key namespace; VCT3 nodes salt it by their ply */
+    int pn_slack;       /* proof-number search: a child's threshold passes the second-best sibling by 1/pn_slack */
     int vcf_cut;      /* VCF: the search below stopped somewhere at its depth limit (see vcf) */
     int16_t pv[RJ_MAX_LINE_PLIES][RJ_MAX_LINE_PLIES]; /* triangular principal-variation table */
     int pv_len[RJ_MAX_LINE_PLIES];

@@ -21,6 +21,22 @@
  * checks settle in a few nodes, and a deep VCF is found by the VCT's own fours anyway
  * (docs/history.md has the caps measured). */
 #define RJ_VCT_VCF_CAP 60
+/* The VCT's threshold slack (rj_pn_select): a child may pass its second-best sibling by half, so
+ * the search switches lines less often (docs/history.md has the nodes it saved). */
+#define RJ_VCT_PN_SLACK 2
+
+/* VCT3 (RJ_PROVE_VCT3) widens the attacker's moves at its first plies by quiet threats, λ-search's
+ * next order: a quiet move is a threat when, were the defender to pass, the attacker would win by
+ * a plain VCT (of at most RJ_VCT3_THREAT_CAP nodes); the defender answers it by its fours and
+ * threes and the points of that VCT proof's reach (its moves, the lines the attacker's moves build
+ * on, its VCF leaves' lines), so a proof needs the verifier to be sure of it. Node keys below the
+ * last quiet ply are salted by their ply. */
+#define RJ_VCT3_THREAT_CAP 8000
+/* The share of a VCT3 proof's budgets its plain VCT gets first. */
+#define RJ_VCT3_PLAIN_SHARE 0.5
+/* The plies (from a proof's root) at which the attacker may play quiet threats, for `quiet` of them
+ * in a line (<= 0: none). */
+static inline int rj_vct3_quiet_plies(int quiet) { return quiet > 0 ? 2 * quiet - 1 : 0; }
 
 /* Proves the attacker's (the side to move's) VCT within lines ending at s->stone_limit stones.
  * Returns 1 proven, 0 not (disproven or a budget ran out: s->aborted). On a proof, s->pv[0]
