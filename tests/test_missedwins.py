@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.bench import missedwins as mw
 from engine.bench.prover import MISSED, load
 from engine.board import Board
@@ -172,3 +174,10 @@ def test_the_shipped_set_is_well_formed():
         oracle, played = parse_points(r["oracle_move"])[0], parse_points(r["played"])[0]
         assert oracle != played and board.is_legal(*oracle) and board.is_legal(*played)
         assert r["oracle_plies"] >= 1 and r["oracle"]
+
+
+def test_judge_takes_search_settings_for_an_ablation():
+    cfg = mw.search_config(["verify_ms=0", "utss=false", "radius=2"])
+    assert (cfg.verify_ms, cfg.utss, cfg.radius) == (0.0, False, 2)
+    with pytest.raises(SystemExit, match="no 'nonsense'"):
+        mw.search_config(["nonsense=1"])

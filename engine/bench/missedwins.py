@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", type=Path, default=DATASET, help="judge: the set (missed wins or losing moves)")
     ap.add_argument("--engine-ms", type=float, default=1000.0, help="judge: the engine's time a move")
     ap.add_argument("--player", choices=["mcts", "pattern"], default="mcts", help="judge: the engine")
+    ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                    help="judge: a setting of the search (MCTSConfig), for an ablation; repeatable")
     args = ap.parse_args(argv)
     from engine.train.enginetargets import ask_all
 
@@ -262,6 +264,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def search_config(settings: list[str]):
+    """MCTSConfig with `KEY=VALUE` settings, each read as its field's type."""
+    import dataclasses
+
+    from engine.search.mcts import MCTSConfig
+
+    cfg = MCTSConfig()
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        if not hasattr(cfg, key):
+            raise SystemExit(f"--config {setting!r}: MCTSConfig has no {key!r}")
+        kind = type(getattr(cfg, key))
+        cfg = dataclasses.replace(cfg, **{key: value.lower() in ("1", "true") if kind is bool else kind(value)})
+    return cfg
+
+
 def judge_main(args, command: list[str], ask_all) -> int:
     """`judge`: the engine at each position of a set, the oracle after its move; a summary on stdout."""
     from engine.players import Limits, PatternPlayer
@@ -271,7 +289,7 @@ def judge_main(args, command: list[str], ask_all) -> int:
         player = PatternPlayer()
     else:
         from engine.search.player import MCTSPlayer
-        player = MCTSPlayer()
+        player = MCTSPlayer(config=search_config(args.config))
 
     def choose(board: Board) -> Move:
         player.new_game()
@@ -288,7 +306,8 @@ def judge_main(args, command: list[str], ask_all) -> int:
         good = sum(v["kept_win"] for v in counted)
     print(json.dumps({"set": str(args.set.name), "positions": len(records), "counted": len(counted),
                       "avoided_loss" if losing_set else "kept_win": good, "engine_ms": args.engine_ms,
-                      "player": args.player, "oracle_ms": args.ms, "date": args.date, "verdicts": verdicts}))
+                      "player": args.player, "config": args.config, "oracle_ms": args.ms, "date": args.date,
+                      "verdicts": verdicts}))
     return 0
 
 
