@@ -94,6 +94,11 @@ def test_solve_cli_json_and_errors():
                   "--budget-nodes", "100000")
     out = json.loads(r.stdout)  # white's open three outruns black's threats: searched out, no win
     assert r.returncode == 0 and out["result"] == "unknown" and out["nodes"] < 100000
+    fukumi = ["--black", "g8,h8,e9,j9,f10,g10,h10,h11,i11,h12", "--white", "d8,f8,f9,g9,h9,i9,i10,j10,g11,i13",
+              "--to-move", "black", "--budget-nodes", "3000000"]  # quintet's puzzle: a quiet first move
+    assert json.loads(run_solve(*fukumi, "--kind", "vct").stdout)["result"] == "unknown"
+    out = json.loads(run_solve(*fukumi, "--kind", "vct3").stdout)
+    assert out["result"] == "win" and out["line"][0] == "g12"
     for bad in (["--moves", "h8,zz"], ["--moves", "h8,h8"], ["--black", "h8", "--white", "h8"],
                 ["--moves", "h8,h9,i8,i9,j8,j9,k8,k9,l8"], ["--kind", "nope"], ["--black", "z99"],
                 ["--moves", "7,7;7,7"]):
