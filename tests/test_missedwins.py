@@ -181,3 +181,14 @@ def test_judge_takes_search_settings_for_an_ablation():
     assert (cfg.verify_ms, cfg.utss, cfg.radius) == (0.0, False, 2)
     with pytest.raises(SystemExit, match="no 'nonsense'"):
         mw.search_config(["nonsense=1"])
+
+
+def test_the_shipped_losing_set_is_well_formed():
+    header, recs = mw.read_set(mw.LOSING)
+    assert recs and header["positions"] == len(recs) and header["runs"]
+    for r in recs:
+        board = Board.from_moves(parse_points(r["moves"]), rule=r["rule"])
+        assert not board.game_over and board.to_move.name.lower() == r["to_move"]
+        played, oracle = parse_points(r["played"])[0], parse_points(r["oracle_move"])[0]
+        assert board.is_legal(*played) and board.is_legal(*oracle) and r["opponent_plies"] >= 1
+        assert isinstance(r["held"], bool) and (not r["held"] or oracle != played)
