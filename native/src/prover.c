@@ -1001,40 +1001,29 @@ int rj_prove(rj_prover *p, rj_board *b, int kind, int max_depth, int threat_dept
     if (kind == RJ_PROVE_VCT || kind == RJ_PROVE_VCT_DIRECT || kind == RJ_PROVE_VCT3) {
         next_gen(p, s);
         s->direct = kind == RJ_PROVE_VCT_DIRECT;
-        int plies0 = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
+        const int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
+        s->stone_limit = b->nstones + plies;
+        int won;
         if (kind == RJ_PROVE_VCT3) {
             /* the plain VCT first, with a share of the budgets: λ-search's lower order before the higher */
-            const double share = RJ_VCT3_PLAIN_SHARE;
-            s->stone_limit = b->nstones + plies0;
             const int64_t saved_nodes = s->max_nodes;
             const double saved_deadline = s->deadline_ns;
             if (saved_nodes > 0)
-                s->max_nodes = (int64_t)(saved_nodes * share);
+                s->max_nodes = (int64_t)(saved_nodes * RJ_VCT3_PLAIN_SHARE);
             if (saved_deadline > 0)
-                s->deadline_ns = t0 + (saved_deadline - t0) * share;
-            int won = rj_vct_prove(s);
+                s->deadline_ns = t0 + (saved_deadline - t0) * RJ_VCT3_PLAIN_SHARE;
+            won = rj_vct_prove(s);
             s->max_nodes = saved_nodes;
             s->deadline_ns = saved_deadline;
-            if (won || rj_budget_spent(s, saved_nodes)) {
-                out->value = won ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
-                out->line_len = won ? s->pv_len[0] : 0;
-                for (int i = 0; i < out->line_len; i++) {
-                    out->line_x[i] = (int16_t)rj_pos_x(s->pv[0][i]);
-                    out->line_y[i] = (int16_t)rj_pos_y(s->pv[0][i]);
-                }
-                out->depth = plies0;
-                out->nodes = s->nodes;
-                out->aborted = !won;
-                out->ms = (rj_now_ns() - t0) / 1e6;
-                return RJ_OK;
+            if (!won && !rj_budget_spent(s, saved_nodes)) {
+                s->aborted = 0;
+                s->quiet_plies = rj_vct3_quiet_plies(threat_depth < 0 ? RJ_VCT3_QUIET : threat_depth);
+                s->threat_cap = RJ_VCT3_THREAT_CAP;
+                won = rj_vct_prove(s);
             }
-            s->aborted = 0;
-            s->quiet_plies = rj_vct3_quiet_plies(threat_depth < 0 ? RJ_VCT3_QUIET : threat_depth);
-            s->threat_cap = RJ_VCT3_THREAT_CAP;
+        } else {
+            won = rj_vct_prove(s);
         }
-        int plies = max_depth < 1 ? 1 : max_depth > RJ_MAX_VCT_PLIES ? RJ_MAX_VCT_PLIES : max_depth;
-        s->stone_limit = b->nstones + plies;
-        int won = rj_vct_prove(s);
         out->value = won ? RJ_PROOF_WIN : RJ_PROOF_UNKNOWN;
         out->line_len = won ? s->pv_len[0] : 0;
         for (int i = 0; i < out->line_len; i++) {
