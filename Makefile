@@ -4,11 +4,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RUNTIME := $(VENV)/.installed-runtime
+REVIEW := $(VENV)/.installed-review
 CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint match train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match review train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -18,6 +19,11 @@ $(RUNTIME): pyproject.toml setup.py native/build_ffi.py $(CSRC) $(CHDR)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[match]'
+	touch $@
+
+# The game review's picture: matplotlib beside the runtime.
+$(REVIEW): $(RUNTIME)
+	$(PY) -m pip install -q -e '.[review]'
 	touch $@
 
 # Everything: the test and training extras too (torch).
@@ -63,6 +69,15 @@ TC       ?= 500
 RULE     ?= renju
 match: $(RUNTIME)
 	$(PY) -m engine.match --engine "$(ENGINE)" --engine "$(OPPONENT)" --games $(GAMES) --tc $(TC) --rule $(RULE) --out matches/latest
+
+# Where a game turned: the win rate curve, the proven wins and the turning points (a picture and
+# a summary; GAME is a .psq, .sgf, RenjuNet .xml/.rif or results.json; about MS x 1.5 a move).
+GAME ?= tests/data/records/gomocup2019-renju-missed-vcf.psq
+MS   ?= 1000
+PNG  ?= review.png
+REVIEW_ARGS ?=
+review: $(REVIEW)
+	$(PY) -m engine review "$(GAME)" --ms $(MS) --png "$(PNG)" $(REVIEW_ARGS)
 
 # A small self-play training that finishes on a 2-core machine in a few minutes (runs/small; the
 # README says how to run a large one, and on a GPU). Re-running resumes the run folder.

@@ -77,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         from engine.prover.solve import main as solve_main
 
         return solve_main(argv[1:])
+    if argv[:1] == ["review"]:  # `python -m engine review GAME`: where a game turned
+        try:
+            from engine.review.cli import main as review_main
+        except ImportError as e:  # the one-file executable leaves the review out
+            print(f"error: no review in this build ({e}); run python -m engine review", file=sys.stderr)
+            return 2
+        return review_main(argv[1:])
     ap = argparse.ArgumentParser(prog="pbrain-renju", description=__doc__)
     ap.add_argument("--player", default="mcts", help="which player answers (default: %(default)s)")
     ap.add_argument("--model", default=None,

@@ -27,9 +27,9 @@ def load(paths: list[str | Path], rule: Rule = Rule.RENJU) -> Iterator[Game | Re
             yield from load(sorted(p for p in path.rglob("*") if p.is_file()), rule)
         elif path.name.endswith((".tar.gz", ".tgz", ".tar", ".zip")):
             yield from _many(lambda: _archive(path, rule), str(path))
-        elif path.suffix == ".gz" and _kind(path.stem):
+        elif path.suffix == ".gz" and record_kind(path.stem):
             yield from _many(lambda: _opened(lambda: gzip.open(path), path.stem, rule, str(path)), str(path))
-        elif _kind(path.name):
+        elif record_kind(path.name):
             yield from _many(lambda: _opened(lambda: open(path, "rb"), path.name, rule, str(path)), str(path))
 
 
@@ -37,16 +37,16 @@ def _archive(path: Path, rule: Rule) -> Iterator[Game | RecordError]:
     if path.suffix == ".zip":
         with zipfile.ZipFile(path) as archive:
             for name in sorted(archive.namelist()):
-                if not name.endswith("/") and _kind(name):
+                if not name.endswith("/") and record_kind(name):
                     yield from _opened(lambda: archive.open(name), name, rule, f"{path}:{name}")
         return
     with tarfile.open(path) as tar:
         for member in sorted(tar.getmembers(), key=lambda m: m.name):
-            if member.isfile() and _kind(member.name):
+            if member.isfile() and record_kind(member.name):
                 yield from _opened(lambda: tar.extractfile(member), member.name, rule, f"{path}:{member.name}")
 
 
-def _kind(name: str) -> str:
+def record_kind(name: str) -> str:
     """The reader a file's name calls for: "psq", "sgf", "renjunet", or "" (not a record)."""
     suffix = Path(name).suffix.lower()
     return {".psq": "psq", ".sgf": "sgf", ".xml": "renjunet", ".rif": "renjunet"}.get(suffix, "")
@@ -57,7 +57,7 @@ def _opened(open_: Callable[[], BinaryIO], name: str, rule: Rule, source: str) -
     the others are read whole."""
     from engine.records import psq, renjunet, sgf
 
-    kind = _kind(name)
+    kind = record_kind(name)
     with open_() as stream:
         if kind == "renjunet":
             yield from renjunet.games(stream, rule, source)
