@@ -88,7 +88,7 @@ train: install
 # The method's ablations at equal self-play budget (docs/training.md).
 ABLATE_ARGS ?=
 ablate: install
-	$(PY) -m engine.train.ablate --out runs/ablate $(ABLATE_ARGS)
+	$(PY) -m engine.train.measure.ablate --out runs/ablate $(ABLATE_ARGS)
 
 # The threat-space prover: nodes per second, solve rates on the self-play VCF set, puzzles.
 bench-prover: install

@@ -1,4 +1,4 @@
-"""Distillation (engine.train.distill): the teacher's targets are the mean over the 8 symmetries
+"""Distillation (engine.train.learn.distill): the teacher's targets are the mean over the 8 symmetries
 (so they turn with the board), fitting moves a student towards them, and search targets replace
 the teacher's at their positions."""
 from __future__ import annotations
@@ -12,10 +12,10 @@ torch = pytest.importorskip("torch")
 
 from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board, Rule  # noqa: E402
 from engine.board.symmetry import transform  # noqa: E402
-from engine.train import distill  # noqa: E402
-from engine.train.buffer import ReplayBuffer  # noqa: E402
 from engine.train.config import NetConfig  # noqa: E402
-from engine.train.model import PolicyValueNet, export_onnx  # noqa: E402
+from engine.train.learn import distill  # noqa: E402
+from engine.train.model.network import PolicyValueNet, export_onnx  # noqa: E402
+from engine.train.selfplay.buffer import ReplayBuffer  # noqa: E402
 
 N = 9
 
@@ -132,7 +132,7 @@ def test_repeated_positions_are_fitted_closer_than_the_rest(tmp_path):
 
 
 def test_distill_runs_end_to_end_with_search_targets(tmp_path):
-    from engine.train import searchtargets
+    from engine.train.data import searchtargets
 
     torch.manual_seed(2)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1)).eval()

@@ -1,4 +1,4 @@
-"""Targets from another engine's search (engine.train.enginetargets): its evaluation lines read
+"""Targets from another engine's search (engine.train.data.enginetargets): its evaluation lines read
 as values, the score scale fitted to results, and a run through a scripted engine."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.board import Board, Rule
-from engine.train import enginetargets as et
+from engine.train.data import enginetargets as et
 
 FAKE = Path(__file__).resolve().parent / "fakes" / "fake_pentazen.py"
 

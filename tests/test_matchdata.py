@@ -1,4 +1,4 @@
-"""Positions of match games (engine.train.matchdata): the planes and the result for the side to
+"""Positions of match games (engine.train.data.matchdata): the planes and the result for the side to
 move at each position after the opening, and games that recur move for move kept once."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color
-from engine.train.matchdata import distinct_games, game_positions, load_results
+from engine.train.data.matchdata import distinct_games, game_positions, load_results
 
 OPENING = [[7, 7], [7, 8], [9, 9]]
 # after the opening white moves first; black makes five on row 0 while white wastes its moves

@@ -1,4 +1,4 @@
-"""Search targets (engine.train.searchtargets): which match positions are searched, and what the
+"""Search targets (engine.train.data.searchtargets): which match positions are searched, and what the
 search's policy and value targets are."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 
 from engine.board import Board, Color, Rule
 from engine.search.player import MCTSPlayer
-from engine.train import searchtargets
-from engine.train.searchtargets import positions_of, root_targets, search_target
+from engine.train.data import searchtargets
+from engine.train.data.searchtargets import positions_of, root_targets, search_target
 
 
 def _game(opening, moves, winner):
@@ -95,7 +95,7 @@ def test_build_searches_every_picked_position_with_its_game_and_result():
 
 def test_record_games_keep_the_training_split_as_match_games(tmp_path):
     from engine.records import load
-    from engine.train.supervised import game_key
+    from engine.train.data.split import game_key
 
     data = Path(__file__).parent / "data" / "records"
     broken = tmp_path / "broken.psq"

@@ -1,4 +1,4 @@
-"""Supervised training on records (engine.train.supervised): record positions and their targets
+"""Supervised training on records (engine.train.learn.supervised): record positions and their targets
 turn together under the 8 symmetries, the value targets follow the game's end from the side to
 move's view, the split keeps games whole, and a tiny run exports a net that the engine loads and
 plays, and resumes from its checkpoint."""
@@ -20,7 +20,7 @@ from engine.board import Board, Color, Rule  # noqa: E402
 from engine.players import Limits  # noqa: E402
 from engine.records import load, psq  # noqa: E402
 from engine.search.player import MCTSPlayer  # noqa: E402
-from engine.train import supervised  # noqa: E402
+from engine.train.learn import supervised  # noqa: E402
 from tests.randomgames import random_game  # noqa: E402
 
 RECORDS = Path(__file__).parent / "data" / "records"
@@ -156,7 +156,8 @@ def test_a_tiny_run_exports_a_net_the_engine_loads_and_plays(one_epoch):
     assert val["top1"] <= val["top5"] and np.isfinite(log[-1]["train"]["policy_loss"])
     assert (run / "report.png").stat().st_size > 1000
     side = json.loads((run / "model.json").read_text())
-    assert side["games"] == 6 + len(list(RECORDS.glob("*.psq"))) and side["skipped_records"] == 0 and side["epochs"] == 1
+    assert side["games"] == 6 + len(list(RECORDS.glob("*.psq")))
+    assert side["skipped_records"] == 0 and side["epochs"] == 1
     assert side["validation_games"] > 0
     assert side["training_positions"] + side["validation_positions"] == side["positions"]
     assert side["val_top1"] == val["top1"] and side["net"]["channels"] == 8

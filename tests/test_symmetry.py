@@ -1,5 +1,5 @@
 """The board's 8 symmetries (engine.board.symmetry), and the check of how far a net is from
-symmetric (engine.train.valuecheck --symmetries)."""
+symmetric (engine.train.measure.valuecheck --symmetries)."""
 from __future__ import annotations
 
 import numpy as np
@@ -38,7 +38,7 @@ def test_the_symmetry_check_of_a_net_on_match_positions():
     stone in the centre) gets 8 equal values (its top moves, turned back, are images of one
     point); the mean of 8 is scored like a single value."""
     from engine.search.player import shipped_model
-    from engine.train.valuecheck import check, symmetry_check
+    from engine.train.measure.valuecheck import check, symmetry_check
 
     model = shipped_model()
     centre = _planes([Board.from_moves([(7, 7)], rule=Rule.RENJU)])

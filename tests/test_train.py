@@ -22,8 +22,6 @@ from engine.net.evaluator import HeuristicEvaluator  # noqa: E402
 from engine.net.onnx_eval import ONNXEvaluator  # noqa: E402
 from engine.search.mcts import MCTS, MCTSConfig  # noqa: E402
 from engine.search.player import MCTSPlayer  # noqa: E402
-from engine.train.augment import augment, augment_batch, transform  # noqa: E402
-from engine.train.buffer import ReplayBuffer  # noqa: E402
 from engine.train.config import (  # noqa: E402
     LearnConfig,
     NetConfig,
@@ -32,9 +30,11 @@ from engine.train.config import (  # noqa: E402
     add_arguments,
     apply_overrides,
 )
-from engine.train.learner import Learner  # noqa: E402
-from engine.train.model import PolicyValueNet, export_onnx, verify_onnx  # noqa: E402
-from engine.train.selfplay import play_game  # noqa: E402
+from engine.train.data.augment import augment, augment_batch, transform  # noqa: E402
+from engine.train.learn.learner import Learner  # noqa: E402
+from engine.train.model.network import PolicyValueNet, export_onnx, verify_onnx  # noqa: E402
+from engine.train.selfplay.buffer import ReplayBuffer  # noqa: E402
+from engine.train.selfplay.play import play_game  # noqa: E402
 from tests.randomgames import random_game  # noqa: E402
 
 
@@ -142,7 +142,7 @@ def test_learner_fits_a_batch():
 
 
 def test_settled_weight_scales_only_the_value_only_samples():
-    from engine.train.learner import losses
+    from engine.train.learn.learner import losses
 
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))
@@ -285,7 +285,7 @@ def test_a_widened_net_gives_the_old_nets_outputs_and_exports_its_version(tmp_pa
     """A net of feature version 1 (7 planes) reads the first planes of today's; widened to
     today's planes with zero weights it answers exactly as before, and each exports its own
     version."""
-    from engine.train.model import widen_input
+    from engine.train.model.network import widen_input
 
     torch.manual_seed(4)
     old = PolicyValueNet(NetConfig(channels=8, blocks=1, planes=PLANES_OF_VERSION[1])).eval()
@@ -310,7 +310,7 @@ def test_a_widened_net_gives_the_old_nets_outputs_and_exports_its_version(tmp_pa
 def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):
     """BatchNorms folded into the convolutions by the export come back as BatchNorms that leave
     the eval-mode outputs unchanged and keep train mode (batch statistics) close to them."""
-    from engine.train.unfold import onnx_weights, unfold
+    from engine.train.model.unfold import onnx_weights, unfold
 
     torch.manual_seed(3)
     net = PolicyValueNet(NetConfig(channels=8, blocks=2))
@@ -339,8 +339,8 @@ def test_an_exported_net_unfolds_into_the_same_trainable_net(tmp_path):
 def test_a_run_starts_from_an_unfolded_net_with_its_source_runs_games(tmp_path):
     """unfold writes torch weights naming the run whose positions calibrated them; a new run with
     `init` starts from those weights, that run's games as older generations."""
-    from engine.train import unfold
-    from engine.train.run import Run
+    from engine.train.model import unfold
+    from engine.train.selfplay.run import Run
 
     source = tmp_path / "source"
     source.mkdir()
@@ -379,7 +379,7 @@ def test_a_run_starts_from_an_unfolded_net_with_its_source_runs_games(tmp_path):
 
 def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
     from engine.board import Color
-    from engine.train import valuecheck
+    from engine.train.measure import valuecheck
 
     moves = list(random_game(random.Random(4), Rule.RENJU, 40).moves)
     results = [{"opening": [list(m) for m in moves[:3]], "moves": [[x, y, 0] for x, y in moves[3:]],
@@ -414,7 +414,7 @@ def test_value_check_scores_positions_for_the_side_to_move(tmp_path):
 
 
 def test_value_check_on_a_buffer_scores_held_out_decided_games_with_their_policy(tmp_path):
-    from engine.train import valuecheck
+    from engine.train.measure import valuecheck
 
     rng = np.random.default_rng(0)
     buf = ReplayBuffer(100)
@@ -443,7 +443,7 @@ def test_value_check_on_a_buffer_scores_held_out_decided_games_with_their_policy
 
 
 def test_a_time_budget_cuts_self_play_and_stops_the_run(tmp_path):
-    from engine.train.run import Run
+    from engine.train.selfplay.run import Run
 
     def run(name: str, budget_s: float) -> Run:
         cfg = RunConfig(run=str(tmp_path / name), iterations=2, games=3, workers=1, inference="local",
@@ -499,7 +499,7 @@ def test_tiny_end_to_end_run_resumes_and_the_engine_plays_its_model(tmp_path):
 
 
 def test_teacher_games_give_one_hot_policies_on_legal_points():
-    from engine.train.bootstrap import teacher_game
+    from engine.train.selfplay.bootstrap import teacher_game
 
     rec = teacher_game((SelfPlayConfig(size=9, max_moves=40), 5, 5))
     a = rec.arrays()
@@ -515,7 +515,7 @@ def test_teacher_games_give_one_hot_policies_on_legal_points():
 
 
 def test_rating_over_training_scores_saved_nets(tmp_path):
-    from engine.train.rate import rate
+    from engine.train.measure.rate import rate
 
     torch.manual_seed(0)
     (tmp_path / "models").mkdir()
@@ -533,7 +533,7 @@ def test_selfplay_through_the_inference_server_matches_the_local_net(tmp_path):
     import multiprocessing as mp
     import threading
 
-    from engine.train.inference import RemoteEvaluator, serve
+    from engine.train.selfplay.inference import RemoteEvaluator, serve
 
     torch.manual_seed(0)
     cfg = NetConfig(channels=8, blocks=1)
@@ -575,7 +575,7 @@ def test_tiny_run_with_the_inference_server(tmp_path):
 
 
 def test_ablation_summary_and_table_compare_variants_with_the_full_method():
-    from engine.train.ablate import summary_from_log, table, variant_config
+    from engine.train.measure.ablate import summary_from_log, table, variant_config
 
     def entry(loss, lengths, branching):
         return {"train": {"loss": loss, "policy_loss": loss - 0.5, "value_loss": 0.5},
@@ -597,7 +597,7 @@ def test_ablation_summary_and_table_compare_variants_with_the_full_method():
 
 
 def test_ablation_plot_draws_every_variant(tmp_path):
-    from engine.train.ablate import plot
+    from engine.train.measure.ablate import plot
 
     for name in ("full-method", "no-UTSS"):
         (tmp_path / name).mkdir()
@@ -612,7 +612,7 @@ def test_ablation_plot_draws_every_variant(tmp_path):
 def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
     import onnx
 
-    from engine.train.quantize import compare, main, sample_positions
+    from engine.train.model.quantize import compare, main, sample_positions
 
     torch.manual_seed(0)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))
@@ -633,9 +633,9 @@ def test_int8_quantisation_keeps_the_metadata_and_the_answers(tmp_path):
 def test_a_shipped_net_unfolds_on_match_games_where_no_run_is_at_hand(tmp_path):
     """`unfold --matches` calibrates on the positions of match games: the weights equal the ONNX
     net in eval mode, name no source run, and start a run (which then imports no older games)."""
-    from engine.train import unfold
-    from engine.train.model import load_weights
-    from engine.train.run import Run
+    from engine.train.model import unfold
+    from engine.train.model.network import load_weights
+    from engine.train.selfplay.run import Run
 
     torch.manual_seed(4)
     net = PolicyValueNet(NetConfig(channels=8, blocks=1))

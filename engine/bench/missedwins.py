@@ -43,7 +43,7 @@ from pathlib import Path
 from engine.board import Board, Color, Move
 from engine.board.coords import format_point, parse_points
 from engine.records.results import game_moves
-from engine.train.matchdata import replay
+from engine.train.data.matchdata import replay
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "missed_wins.jsonl"
@@ -95,7 +95,7 @@ def walked(game: dict, name: str, lost_only: bool = False) -> bool:
 def missed(moves: list[Turn], ask: Ask, oracle: str = "oracle", answers: list[Answer] | None = None) -> list[dict]:
     """The turns where the oracle saw a win for the mover and, after the move played, no longer a
     loss for the opponent (`ask` answers a list of positions with the oracle's move and
-    evaluation at each, as engine.train.enginetargets.evaluation reads it; `answers`, where
+    evaluation at each, as engine.train.data.enginetargets.evaluation reads it; `answers`, where
     given, are its answers before the moves already)."""
     answers = answers if answers is not None else ask([t.before for t in moves])
     won = [(t, move, ev) for t, (move, ev) in zip(moves, answers)
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
                     help="judge: a setting of the search (MCTSConfig), for an ablation; repeatable")
     args = ap.parse_args(argv)
-    from engine.train.enginetargets import ask_all
+    from engine.train.data.enginetargets import ask_all
 
     said = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])).replace(str(Path.home()), "~")
     oracles = oracle_specs(args.oracle)

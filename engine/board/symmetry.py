@@ -1,5 +1,5 @@
 """The 8 symmetries of the square board, on the last two axes of an array ([..., y, x]): Renju's
-rules are symmetric under all of them. Training augments samples with them (engine.train.augment),
+rules are symmetric under all of them. Training augments samples with them (engine.train.data.augment),
 the opening book keys positions up to them, and valuecheck measures how far a net is from symmetric."""
 from __future__ import annotations
 

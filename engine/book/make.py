@@ -71,7 +71,7 @@ def children(board: Board, entry: bk.Entry, k: int, ours: bool, reach: float, gr
 @dataclass(frozen=True)
 class Teacher:
     """Another engine that chooses the entries' moves: its command, its time a position, and the
-    scale that turns its score into a value (`engine.train.enginetargets.value_of`)."""
+    scale that turns its score into a value (`engine.train.data.enginetargets.value_of`)."""
 
     command: tuple[str, ...]
     ms: float
@@ -89,14 +89,14 @@ def _init(model: str | None, teacher: Teacher | None = None) -> None:
     # no book: each search must be the engine's own, not an earlier entry played back
     _player = MCTSPlayer(model=model or "shipped", threads=1, book=None)
     if teacher is not None:
-        from engine.train.enginetargets import EngineTeacher
+        from engine.train.data.enginetargets import EngineTeacher
 
         _teacher = (EngineTeacher(list(teacher.command), teacher.ms), teacher.scale)
 
 
 def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> bk.Entry:
     """A long search of the position after `moves`, as an entry in the frame of its key."""
-    from engine.train.searchtargets import searched_root
+    from engine.train.data.searchtargets import searched_root
 
     board = Board.from_moves(moves, size, rule)
     key = bk.position_key(board)
@@ -104,7 +104,7 @@ def _search(moves: tuple[Move, ...], rule: Rule, size: int, seconds: float) -> b
     k = key[1]
     move, policy, value, visits = searched_root(_player, board, seconds)
     if _teacher is not None:
-        from engine.train.enginetargets import value_of
+        from engine.train.data.enginetargets import value_of
 
         teacher, scale = _teacher
         theirs, ev = teacher.ask(moves)

@@ -1,4 +1,6 @@
-"""Training (the only package that imports torch): configs, the network, self-play,
-augmentation, the replay buffer, the learner, ONNX export and the run loop; the bootstrap from
-alphabeta games, distillation with the engine's own search as targets, int8 quantisation, and the
-tools that measure nets (valuecheck, rate, ablate)."""
+"""Training (the only package that imports torch), by stage: `data` (positions and targets: match
+games, game records, the engine's and other engines' searches, the symmetries), `model` (the
+network, its ONNX export, int8 quantisation, unfolding a shipped net), `learn` (the learners:
+the update rule, supervised training on records, distillation), `selfplay` (self-play games, the
+replay buffer, the inference server, the bootstrap and the run loop) and `measure` (evaluation
+games, ratings, value checks, ablations, reports); `config` holds every stage's settings."""

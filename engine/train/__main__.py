@@ -19,9 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     run_dir = Path(args.run or RunConfig().run)
     cfg = RunConfig.load(run_dir / "config.json") if (run_dir / "config.json").exists() else RunConfig()
     cfg = apply_overrides(cfg, args)
-    from engine.train.report import write_report
+    from engine.train.measure.report import write_report
     if not args.report_only:
-        from engine.train.run import Run
+        from engine.train.selfplay.run import Run
         run = Run(cfg)
         (run.dir / "config.json").write_text(cfg.to_json() + "\n")
         run.loop()

@@ -72,7 +72,7 @@ class RunConfig:
     eval_every: int = 0  # iterations between evaluation matches (0: none)
     eval_games: int = 20
     eval_ms: int = 100
-    # A new run may start from torch weights (python -m engine.train.unfold turns a shipped ONNX
+    # A new run may start from torch weights (python -m engine.train.model.unfold turns a shipped ONNX
     # net into them): those weights, and the buffer of the run they name as older generations.
     init: str = ""
     # Wall-clock seconds for this invocation (0: no limit), for a machine lent for a fixed time:

@@ -17,13 +17,13 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from engine.train.buffer import ReplayBuffer
 from engine.train.config import RunConfig
-from engine.train.evaluate import eval_game
-from engine.train.inference import serve
-from engine.train.learner import Learner
-from engine.train.model import PolicyValueNet, export_onnx, feature_version, write_sidecar
-from engine.train.selfplay import init_remote_worker, init_worker, worker_game
+from engine.train.learn.learner import Learner
+from engine.train.measure.evaluate import eval_game
+from engine.train.model.network import PolicyValueNet, export_onnx, feature_version, write_sidecar
+from engine.train.selfplay.buffer import ReplayBuffer
+from engine.train.selfplay.inference import serve
+from engine.train.selfplay.play import init_remote_worker, init_worker, worker_game
 
 log = logging.getLogger("pbrain.train")
 
@@ -65,7 +65,7 @@ class Run:
         log.info("resumed %s at iteration %d", self.dir, self.state["iteration"])
 
     def _init_from(self, path: Path) -> None:
-        """Start from torch weights (engine.train.unfold writes them): the weights, and the buffer
+        """Start from torch weights (engine.train.model.unfold writes them): the weights, and the buffer
         of the run they name as older generations (renumbered below 0, so this run's own games are
         always the newest)."""
         ckpt = torch.load(path, weights_only=False, map_location=self.device)

@@ -1,14 +1,14 @@
 """Turn a shipped ONNX net back into trainable torch weights, so that training can continue from
-it (`python -m engine.train --init FILE.pt`, `python -m engine.train.distill --init FILE.pt`).
+it (`python -m engine.train --init FILE.pt`, `python -m engine.train.learn.distill --init FILE.pt`).
 
 The export folds each BatchNorm into the convolution before it (weights scaled, a bias added).
 Unfolding keeps the folded convolution and gives its BatchNorm the statistics of that
 convolution's outputs on real positions, with the scale and shift that undo them: in eval mode
 the net is then exactly the ONNX one, and in train mode (batch statistics) nearly so.
 
-    python -m engine.train.bootstrap --run runs/q1b --teacher-games 300 --ms 60 --bootstrap-steps 30 \
+    python -m engine.train.selfplay.bootstrap --run runs/q1b --teacher-games 300 --ms 60 --bootstrap-steps 30 \
         --kl-target 0.1 --seed 5
-    python -m engine.train.unfold models/pbrain-renju-v3.onnx --run runs/q1b --out runs/v3.pt
+    python -m engine.train.model.unfold models/pbrain-renju-v3.onnx --run runs/q1b --out runs/v3.pt
 """
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ import onnx
 import torch
 from onnx import numpy_helper
 
-from engine.train.buffer import ReplayBuffer
 from engine.train.config import NetConfig, RunConfig
-from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
-from engine.train.model import PolicyValueNet, verify_onnx
+from engine.train.data.matchdata import distinct_games, game_positions, load_results, match_files
+from engine.train.model.network import PolicyValueNet, verify_onnx
+from engine.train.selfplay.buffer import ReplayBuffer
 
 log = logging.getLogger("pbrain.train")
 
@@ -104,7 +104,7 @@ def calibration_planes(run: Path | None, matches: list[str], n: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.unfold", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.train.model.unfold", description=__doc__.split("\n\n")[0])
     ap.add_argument("model", type=Path, help="an ONNX net exported by engine.train")
     source = ap.add_mutually_exclusive_group(required=True)
     source.add_argument("--run", type=Path,

@@ -10,9 +10,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from engine.train.augment import augment_batch
 from engine.train.config import LearnConfig
-from engine.train.model import PolicyValueNet
+from engine.train.data.augment import augment_batch
+from engine.train.model.network import PolicyValueNet
 
 
 @dataclass

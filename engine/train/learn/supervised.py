@@ -2,7 +2,7 @@
 referee's opening, each batch sample in a random one of the board's 8 symmetries, the move the
 engine chose as the policy target and the game's result for the side to move as the value target.
 
-    python -m engine.train.supervised --records /work/shared/data/gomocup/renju-2019.tar.gz \
+    python -m engine.train.learn.supervised --records /work/shared/data/gomocup/renju-2019.tar.gz \
         /work/shared/data/gomocup/renju-2020.tar.gz --out runs/sup1 [--epochs 4 --channels 32 --blocks 3]
 
 Targets: a position's policy target is the point played from it; black's foul and an illegal
@@ -25,13 +25,12 @@ mixed run should be measured against a Renju-only one before it is kept.
 The run folder holds positions.npz (the positions, reused by a rerun with the same records),
 checkpoint.pt (after every epoch: rerunning the command continues, a larger --epochs trains on),
 log.jsonl (one line an epoch, epoch 0 the untrained net), report.png, and at the end model.onnx,
-its sidecar model.json and model.pt (the torch weights, as engine.train.distill writes them)."""
+its sidecar model.json and model.pt (the torch weights, as engine.train.learn.distill writes them)."""
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import datetime
-import hashlib
 import json
 import logging
 import math
@@ -50,10 +49,18 @@ from tqdm import tqdm
 from engine.board import FEATURE_PLANES, FEATURE_VERSION, PLANES_OF_VERSION, Board, BoardError, Rule
 from engine.records import load
 from engine.records.game import Game, RecordError
-from engine.train.augment import augment_batch
 from engine.train.config import NetConfig
-from engine.train.model import PolicyValueNet, export_onnx, feature_version, load_weights, widen_input, write_sidecar
-from engine.train.unfold import unfold
+from engine.train.data.augment import augment_batch
+from engine.train.data.split import VAL_SHARE, game_key, held_out
+from engine.train.model.network import (
+    PolicyValueNet,
+    export_onnx,
+    feature_version,
+    load_weights,
+    widen_input,
+    write_sidecar,
+)
+from engine.train.model.unfold import unfold
 
 log = logging.getLogger("pbrain.train")
 
@@ -61,7 +68,6 @@ SIZE = 15
 LOST_ON_THE_LAST_MOVE = ("foul", "illegal")  # the last move lost on the spot: never a move to learn
 SHOWN_ERRORS = 5  # unreadable records whose messages are printed; the rest are only counted
 CACHE_VERSION = 2
-VAL_SHARE = 0.1  # one game in ten validates
 
 
 @dataclasses.dataclass
@@ -80,11 +86,6 @@ class Records:
     def held_out(self, share: float) -> np.ndarray:
         """[G] bool: the validation games."""
         return held_out(self.key, share)
-
-
-def held_out(key, share: float = VAL_SHARE):
-    """Whether a game with this key (`game_key`; an int or an array of them) is a validation game."""
-    return key < np.uint64(round(share * 2**32))
 
 
 def game_samples(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
@@ -106,11 +107,6 @@ def game_samples(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
             z[j] = 1.0 if board.to_move == game.winner else -1.0
         board.play(x, y)
     return planes, move, z, game.valued
-
-
-def game_key(game: Game) -> int:
-    text = f"{game.size} {int(game.rule)} " + " ".join(f"{x},{y}" for x, y in game.moves)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
 
 
 def parse_source(text: str, default: Rule) -> tuple[Rule, str]:
@@ -264,7 +260,7 @@ class Teacher:
 def teacher_for(out: Path, model: str, data: Records, policy: float, value: float) -> Teacher:
     """The teacher's outputs, from the run folder's cache when they were made by the same file on
     the same positions."""
-    from engine.train.distill import ensemble_targets
+    from engine.train.learn.distill import ensemble_targets
 
     f = Path(model)
     key = json.dumps({"model": str(f.resolve()), "bytes": f.stat().st_size, "positions": len(data.move),
@@ -361,7 +357,7 @@ def evaluate_onnx(path: str, data: Records, idx: np.ndarray, batch: int = 1024) 
 
 def initial_net(path: Path, data: Records, idx: np.ndarray, positions: int = 8192) -> PolicyValueNet:
     """The net a run starts from: torch weights as written by engine.train (model.pt), or an ONNX
-    net unfolded (engine.train.unfold), its BatchNorms calibrated on training positions."""
+    net unfolded (engine.train.model.unfold), its BatchNorms calibrated on training positions."""
     if path.suffix == ".onnx":
         rng = np.random.default_rng(0)
         pick = rng.choice(idx, size=min(positions, len(idx)), replace=False)
@@ -434,7 +430,8 @@ def parser() -> argparse.ArgumentParser:
     class Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
         pass
 
-    ap = argparse.ArgumentParser(prog="python -m engine.train.supervised", description=__doc__, formatter_class=Help)
+    ap = argparse.ArgumentParser(prog="python -m engine.train.learn.supervised", description=__doc__,
+                                 formatter_class=Help)
     ap.add_argument("--records", nargs="+", required=True, metavar="[RULE:]PATH",
                     help=".psq files, folders and Gomocup .tar.gz archives; RULE: reads one under its own rule")
     ap.add_argument("--out", required=True, type=Path, help="the run folder (rerunning the command resumes it)")
@@ -559,7 +556,7 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
     torch.save({"net": {k: v.cpu() for k, v in net.state_dict().items()}, "net_cfg": dataclasses.asdict(cfg)},
                out / "model.pt")
     write_sidecar(model, {
-        "made_by": "python -m engine.train.supervised " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "made_by": "python -m engine.train.learn.supervised " + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": datetime.date.today().isoformat(), "feature_version": feature_version(cfg),
         "records": args.records, "rules": args.rule, **data.info,
         "training_positions": train_positions, "validation_games": val_games, "validation_positions": val_positions,

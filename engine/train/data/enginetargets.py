@@ -1,12 +1,12 @@
 """Targets from another engine's search: a Gomocup protocol engine (the sparring engine, say)
 given a fixed time at positions of match games and game records, its move as the policy target
 and the evaluation it reports (PentaZen's `MESSAGE ... ev SCORE`, `ev +vN` for a win in N, `ev -vN`
-for a loss; Rapfi's `Eval SCORE`, `+MN`, `-MN`) as the value target, for `engine.train.distill
+for a loss; Rapfi's `Eval SCORE`, `+MN`, `-MN`) as the value target, for `engine.train.learn.distill
 --search-targets`. The engine's own search teaches the net what a few hundred playouts see; an
 alpha-beta engine's search teaches it the tactics ten and more plies deep that decide games against
 such engines.
 
-    python -m engine.train.enginetargets --engine ~/sparring/pbrain-pentazen --ms 200 \
+    python -m engine.train.data.enginetargets --engine ~/sparring/pbrain-pentazen --ms 200 \
         --matches 'matches/pz3*-v8/results.json' --records renju-2019.tar.gz --records renju-2020.tar.gz \
         --sample 4000 --stones 6-30 --out runs/pzt/targets.npz --workers 2
 
@@ -34,8 +34,8 @@ import numpy as np
 from engine.board import FEATURE_PLANES, Board, Move, Rule
 from engine.match.enginepipe import EngineProcess
 from engine.match.evals import board_block, parse_message
-from engine.train.matchdata import load_results, match_files
-from engine.train.searchtargets import pick, record_games
+from engine.train.data.matchdata import load_results, match_files
+from engine.train.data.searchtargets import pick, record_games
 
 log = logging.getLogger("pbrain.train")
 
@@ -188,7 +188,7 @@ def build(games: list[dict], command: list[str], ms: float, stones: tuple[int, i
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.enginetargets", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.train.data.enginetargets", description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", required=True, help="the teacher's command line (a Gomocup protocol engine)")
     ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
     ap.add_argument("--records", action="append", default=[],
@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.workers or mp.cpu_count(), record_games(args.records), args.sample, args.seed,
                         args.scale)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    made_by = "python -m engine.train.enginetargets " + " ".join(argv if argv is not None else sys.argv[1:])
+    made_by = "python -m engine.train.data.enginetargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), scale=np.array(scale), **data)
     log.info("wrote %s: %d positions (%d with a value, scale %.0f) in %.0f s", args.out, len(data["value"]),
              int(np.isfinite(data["value"]).sum()), scale, time.time() - t0)

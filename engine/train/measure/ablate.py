@@ -2,7 +2,7 @@
 threat planes. Each variant trains from scratch with the same seed, games and updates; then each
 final model plays evaluation games (with the variant's own search settings) against baselines.
 
-    python -m engine.train.ablate --out runs/ablate --iterations 6 --games 32 --eval-games 40
+    python -m engine.train.measure.ablate --out runs/ablate --iterations 6 --games 32 --eval-games 40
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.train.config import RunConfig
-from engine.train.evaluate import eval_game
-from engine.train.report import load_log
+from engine.train.measure.evaluate import eval_game
+from engine.train.measure.report import load_log
 
 VARIANTS = {
     "full method": {},
@@ -96,7 +96,7 @@ def plot(out: Path, names: list[str]) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.ablate", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m engine.train.measure.ablate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="runs/ablate")
     ap.add_argument("--iterations", type=int, default=6)
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", default=",".join(VARIANTS))
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(message)s")
-    from engine.train.run import Run
+    from engine.train.selfplay.run import Run
 
     out = Path(args.out)
     base = RunConfig(iterations=args.iterations, games=args.games, seed=11)

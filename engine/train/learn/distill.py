@@ -8,9 +8,9 @@ the net what its search finds there.
 
 v3's step (v1 and v2 are in git at 9923559: `git show 9923559:models/pbrain-renju-v1.onnx`;
 runs/b1/model.pt is v2's torch weights, written beside v2's ONNX file by the same command with
-`--init runs/v1.pt` from `engine.train.unfold` and no search targets):
+`--init runs/v1.pt` from `engine.train.model.unfold` and no search targets):
 
-    python -m engine.train.distill --teacher v1.onnx --init runs/b1/model.pt \
+    python -m engine.train.learn.distill --teacher v1.onnx --init runs/b1/model.pt \
         --buffer runs/d1/buffer.npz --buffer runs/q1b/buffer.npz --matches 'matches/*/results.json' \
         --search-targets runs/st1/targets.npz --search-targets runs/st3/standard.npz --search-repeat 8 \
         --out runs/st3/model.onnx --epochs 4 [--lr 5e-4 --z-weight 0 --batch 256 --seed 1]
@@ -19,10 +19,10 @@ The positions are every stored position of the `--buffer` runs and every positio
 opening of the distinct `--matches` games; one group (a stored game, a match game) in ten is held
 out. `--z-weight w` mixes the game's result into the value target: (1 - w) mean + w result.
 `--records FILE` adds the positions of strong engines' game records (outside the split that
-`engine.train.supervised` validates on), `--records-z-weight w` their results into their value
+`engine.train.learn.supervised` validates on), `--records-z-weight w` their results into their value
 targets: the teacher's mean alone would keep the teacher's errors of sign, which the results of
 strong engines' games correct.
-`--search-targets FILE` (engine.train.searchtargets) gives some positions the engine's own search
+`--search-targets FILE` (engine.train.data.searchtargets) gives some positions the engine's own search
 as targets: their policy (1 - a) mean + a search, their value (1 - b) mean + b search
 (`--search-weight a,b`, default 1,1), each passed over `--search-repeat` times an epoch, since a
 single pass barely moves the net towards them; positions the buffers and matches lack are added.
@@ -45,11 +45,18 @@ import torch.nn.functional as F
 
 from engine.board import FEATURE_PLANES, PLANES_OF_VERSION, Board, Color
 from engine.board.symmetry import outputs_in_each
-from engine.train.augment import augment_batch
-from engine.train.buffer import ReplayBuffer, is_held_out
-from engine.train.matchdata import distinct_games, game_positions, load_results, match_files
-from engine.train.model import PolicyValueNet, export_onnx, feature_version, load_weights, widen_input, write_sidecar
-from engine.train.searchtargets import record_games
+from engine.train.data.augment import augment_batch
+from engine.train.data.matchdata import distinct_games, game_positions, load_results, match_files
+from engine.train.data.searchtargets import record_games
+from engine.train.model.network import (
+    PolicyValueNet,
+    export_onnx,
+    feature_version,
+    load_weights,
+    widen_input,
+    write_sidecar,
+)
+from engine.train.selfplay.buffer import ReplayBuffer, is_held_out
 
 log = logging.getLogger("pbrain.train")
 
@@ -250,9 +257,9 @@ def write_curves(path: Path, history: list[dict]) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.distill", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.train.learn.distill", description=__doc__.split("\n\n")[0])
     ap.add_argument("--teacher", required=True, help="the ONNX net whose symmetry mean is learnt")
-    ap.add_argument("--init", required=True, help="torch weights to start from (engine.train.unfold writes them)")
+    ap.add_argument("--init", required=True, help="torch weights to start from (engine.train.model.unfold writes them)")
     ap.add_argument("--buffer", action="append", default=[], help="a run's buffer.npz (repeatable)")
     ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
     ap.add_argument("--out", required=True, type=Path)
@@ -262,12 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--z-weight", type=float, default=0.0, help="the game's result's share of the value target")
     ap.add_argument("--records", action="append", default=[],
                     help="game records of strong engines (files, folders, archives; repeatable): the positions "
-                         "of their Renju games outside engine.train.supervised's validation split join the others")
+                         "of their Renju games outside the records' validation split join the others")
     ap.add_argument("--records-z-weight", type=float, default=0.0,
                     help="the result's share of the value target at the records' positions")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--search-targets", action="append", default=[],
-                    help="an engine.train.searchtargets file (repeatable); its positions join the --matches ones")
+                    help="an engine.train.data.searchtargets file (repeatable); its positions join the --matches ones")
     ap.add_argument("--search-weight", default="1,1", help="policy,value weights of the search targets")
     ap.add_argument("--search-repeat", type=int, default=1, help="passes over the searched positions an epoch")
     ap.add_argument("--planes", type=int, default=FEATURE_PLANES, choices=sorted(PLANES_OF_VERSION.values()),
@@ -310,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.save({"net": net.state_dict(), "net_cfg": dataclasses.asdict(net_cfg), "distilled_from": str(args.teacher)},
                args.out.with_suffix(".pt"))
     write_sidecar(args.out, {
-        "made_by": "python -m engine.train.distill " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "made_by": "python -m engine.train.learn.distill " + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": datetime.date.today().isoformat(), "feature_version": feature_version(net_cfg),
         "teacher": str(args.teacher), "init": args.init, "buffers": args.buffer, "matches": matches,
         "positions": int(len(pos.z)), "held_out": int(held.sum()), "epochs": args.epochs, "lr": args.lr,

@@ -3,7 +3,7 @@ positions from games of the pattern player, and a comparison with the float net 
 policy top-1 agreement, value error and time per batch on one core. On a CPU the int8 twin is much
 faster a batch, so the search gets more playouts in a move's time.
 
-    python -m engine.train.quantize runs/st3/model.onnx --out runs/st3/model-int8.onnx   # v3's twin
+    python -m engine.train.model.quantize runs/st3/model.onnx --out runs/st3/model-int8.onnx   # v3's twin
 
 The feature version and the rest of the metadata are carried over, so the engine loads the result
 like any model (`--model FILE`; on a CPU it prefers `NAME-int8.onnx` beside the newest `NAME.onnx`),
@@ -114,7 +114,7 @@ def compare(float_model: Path, int8_model: Path, positions: np.ndarray, batch: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.quantize", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m engine.train.model.quantize", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("model", type=Path)
     ap.add_argument("--out", type=Path, required=True)
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     report = compare(args.model, args.out, sample_positions(args.test, args.seed + 1))
     for key, value in report.items():
         print(f"{key:20s} {value:.4g}" if isinstance(value, float) else f"{key:20s} {value}")
-    sidecar = {"made_by": "python -m engine.train.quantize", "date": datetime.date.today().isoformat(),
+    sidecar = {"made_by": "python -m engine.train.model.quantize", "date": datetime.date.today().isoformat(),
                "source": args.model.name, "feature_version": report.pop("feature_version"),
                "method": "onnxruntime quantize_static, QDQ, per-channel int8 weights, uint8 activations",
                "calibration_positions": args.calibration, "seed": args.seed, "comparison": report}

@@ -175,7 +175,7 @@ def init_worker(model: str | None) -> None:
 def init_remote_worker(ids, requests, responses) -> None:
     """A worker whose evaluations go to the inference server (see inference.py)."""
     global _EVALUATOR
-    from engine.train.inference import RemoteEvaluator
+    from engine.train.selfplay.inference import RemoteEvaluator
 
     worker = ids.get()
     _EVALUATOR = RemoteEvaluator(worker, requests, responses[worker])

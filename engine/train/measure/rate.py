@@ -1,7 +1,7 @@
 """Rating over training: each saved iteration's net (run/models/iterNNNN.onnx) plays evaluation
 games against baselines; scores and Elo go to run/ratings.json, which the run's report plots.
 
-    python -m engine.train.rate --run runs/r2 --every 4 --games 20 --ms 200 --opponents greedy,alphabeta
+    python -m engine.train.measure.rate --run runs/r2 --every 4 --games 20 --ms 200 --opponents greedy,alphabeta
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.match.stats import Tally, elo_interval
-from engine.train.evaluate import eval_game
-from engine.train.report import write_report
+from engine.train.measure.evaluate import eval_game
+from engine.train.measure.report import write_report
 
 
 def rate(run_dir: Path, every: int, games: int, ms: int, opponents: list[str], workers: int | None) -> dict:
@@ -45,7 +45,7 @@ def rate(run_dir: Path, every: int, games: int, ms: int, opponents: list[str], w
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.rate", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m engine.train.measure.rate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--run", required=True, type=Path)
     ap.add_argument("--every", type=int, default=4)

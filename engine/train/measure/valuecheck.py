@@ -3,9 +3,9 @@ ply), the value for the side to move against the game's result. A net is promote
 by its training loss; this check takes seconds and shows a value that drifted before a match is
 spent on it.
 
-    python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
-    python -m engine.train.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
-    python -m engine.train.valuecheck matches/NAME/results.json MODEL.onnx --symmetries
+    python -m engine.train.measure.valuecheck matches/NAME/results.json MODEL.onnx [MODEL.onnx ...] [--every 3]
+    python -m engine.train.measure.valuecheck runs/NAME/buffer.npz MODEL.onnx ... [--min-generation 13]
+    python -m engine.train.measure.valuecheck matches/NAME/results.json MODEL.onnx --symmetries
 
 Per model: sign agreement with the result, mean squared error, the mean value and the mean |value|. These positions
 have each side to move about equally often in won and lost games, so a calibrated net's mean is
@@ -15,7 +15,7 @@ games (every tenth, `buffer.is_held_out`) from `--min-generation` on (games a ne
 iteration never saw), with their policy targets too: policy cross-entropy and how often the net's
 top move is the search's. With `--symmetries` each position also goes to the net in the board's 8
 symmetries: how often the top move of each is the identity's (turned back), the spread of the 8
-values, and the mean of the 8 values scored as above (what `engine.train.distill` teaches a net).
+values, and the mean of the 8 values scored as above (what `engine.train.learn.distill` teaches a net).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Rule
-from engine.train.buffer import ReplayBuffer, is_held_out
+from engine.train.selfplay.buffer import ReplayBuffer, is_held_out
 
 
 @dataclass
@@ -123,7 +123,7 @@ def symmetry_check(model: str | Path, planes: np.ndarray, z: np.ndarray, batch: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.valuecheck", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.train.measure.valuecheck", description=__doc__.split("\n\n")[0])
     ap.add_argument("results", help="a match's results.json")
     ap.add_argument("models", nargs="+")
     ap.add_argument("--every", type=int, default=3, help="keep every N-th position (default 3)")

@@ -1,5 +1,5 @@
 """Search targets: the engine's own search, run for a fixed time at positions of match games, as
-policy and value targets for `engine.train.distill --search-targets`. The policy is the root's
+policy and value targets for `engine.train.learn.distill --search-targets`. The policy is the root's
 visit shares over the moves not proven lost (the proving move alone where the search proved a
 win), the value their mean searched value (+1 or -1 where the search proved the result). At the
 positions where games are decided, a few hundred milliseconds of the full search, df-pn checks
@@ -7,17 +7,17 @@ included, is a stronger teacher than the net itself or self-play's few hundred p
 
 v3's targets (made with v2's int8 twin, `git show 9923559:models/pbrain-renju-v2-int8.onnx`):
 
-    python -m engine.train.searchtargets --matches 'matches/*/results.json' --out runs/st1/targets.npz \
+    python -m engine.train.data.searchtargets --matches 'matches/*/results.json' --out runs/st1/targets.npz \
         --ms 300 --stones 6-20 --openings varied --model v2-int8.onnx [--workers 2]
-    python -m engine.train.searchtargets --matches 'matches/*/results.json' --out runs/st3/standard.npz \
+    python -m engine.train.data.searchtargets --matches 'matches/*/results.json' --out runs/st3/standard.npz \
         --ms 300 --stones 4-20 --openings standard --model v2-int8.onnx
 
 `--records PATH` adds games of strong engines (Piskvork .psq, SGF, RenjuNet; files, folders or
-archives): only Renju games outside the supervised validation split (`engine.train.supervised`'s
+archives): only Renju games outside the supervised validation split (`engine.train.learn.supervised`'s
 hash of each game's moves), and of their positions a seeded random `--sample`, so that the targets
 cover the positions strong players reach and not only those of one opponent's matches:
 
-    python -m engine.train.searchtargets --matches 'matches/pz*/results.json' \
+    python -m engine.train.data.searchtargets --matches 'matches/pz*/results.json' \
         --records renju-2019.tar.gz --records renju-2020.tar.gz --sample 2000 --out runs/st10/targets.npz
 
 A position is taken once (the distinct games' positions after the opening, by stone count).
@@ -35,7 +35,7 @@ import numpy as np
 
 from engine.board import FEATURE_PLANES, Board, Color, Move, Rule
 from engine.records.results import game_moves
-from engine.train.matchdata import distinct_games, load_results, match_files, replay
+from engine.train.data.matchdata import distinct_games, load_results, match_files, replay
 
 log = logging.getLogger("pbrain.train")
 
@@ -67,11 +67,11 @@ def positions_of(games: list[dict], stones: tuple[int, int], openings: str = "al
 
 def record_games(paths: list[str], val_share: float | None = None) -> list[dict]:
     """The Renju games of game records in the match runner's game form (`records.results.from_game`),
-    leaving out the games `engine.train.supervised` validates on (its default share unless given)
+    leaving out the games `engine.train.learn.supervised` validates on (its default share unless given)
     and the records it cannot read (reported)."""
     from engine.records import RecordError, load
     from engine.records.results import from_game
-    from engine.train.supervised import VAL_SHARE, game_key, held_out
+    from engine.train.data.split import VAL_SHARE, game_key, held_out
 
     share = VAL_SHARE if val_share is None else val_share
     out, skipped = [], 0
@@ -188,7 +188,7 @@ def build(games: list[dict], model: str | None, ms: float, stones: tuple[int, in
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.searchtargets", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m engine.train.data.searchtargets", description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", action="append", default=[], help="results.json files or a glob (repeatable)")
     ap.add_argument("--out", required=True, type=Path)
     ap.add_argument("--model", default=None, help="the net the search runs (default: the shipped one, int8 twin)")
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     data = build(load_results(matches), model, args.ms, (lo, hi), args.openings, args.workers or mp.cpu_count(),
                  record_games(args.records), args.sample, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    made_by = "python -m engine.train.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
+    made_by = "python -m engine.train.data.searchtargets " + " ".join(argv if argv is not None else sys.argv[1:])
     np.savez_compressed(args.out, made_by=np.array(made_by), **data)
     log.info("wrote %s: %d positions in %.0f s", args.out, len(data["value"]), time.time() - t0)
     return 0

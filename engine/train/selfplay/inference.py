@@ -40,7 +40,7 @@ def serve(state_dict: dict, net_cfg, device: str, requests, responses: list, sto
     once, answer each worker with its rows. Runs until `stop` is set."""
     import torch
 
-    from engine.train.model import PolicyValueNet
+    from engine.train.model.network import PolicyValueNet
 
     torch.set_num_threads(1)
     net = PolicyValueNet(net_cfg)

@@ -3,11 +3,11 @@ openings and a few random early moves) give the first policy targets (the teache
 value targets (the result; its proven VCF wins exactly), so that self-play starts from a net that
 already plays like the teacher. Self-play then takes over from it (v1's first two steps):
 
-    python -m engine.train.bootstrap --run runs/r2 --teacher-games 400 --ms 60 --bootstrap-steps 300 \
+    python -m engine.train.selfplay.bootstrap --run runs/r2 --teacher-games 400 --ms 60 --bootstrap-steps 300 \
         --kl-target 0.1 --seed 5
     python -m engine.train --run runs/r2 --iterations 12 --games 96 --steps 80 --kl-target 0.02
 
-A bootstrap's buffer also calibrates `engine.train.unfold` and anchors `engine.train.distill`.
+A bootstrap's buffer also calibrates `engine.train.model.unfold` and anchors `engine.train.learn.distill`.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from tqdm import tqdm
 from engine.board import FEATURE_PLANES, Board, Color, Result
 from engine.players import Limits
 from engine.train.config import RunConfig, SelfPlayConfig, add_arguments, apply_overrides
-from engine.train.selfplay import GameRecord, _add, _opening
+from engine.train.selfplay.play import GameRecord, _add, _opening
 
 log = logging.getLogger("pbrain.train")
 EXPLORE = 0.15  # chance of a random nearby move instead of the teacher's, in the early game
@@ -67,7 +67,7 @@ def teacher_game(args: tuple[SelfPlayConfig, int, int]) -> GameRecord:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m engine.train.bootstrap", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m engine.train.selfplay.bootstrap", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     add_arguments(ap)
     ap.add_argument("--teacher-games", type=int, default=400)
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bootstrap-steps", type=int, default=300)
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(message)s")
-    from engine.train.run import Run
+    from engine.train.selfplay.run import Run
 
     cfg = apply_overrides(RunConfig(), args)
     run = Run(cfg)

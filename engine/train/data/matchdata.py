@@ -1,5 +1,5 @@
 """Positions of match games (`python -m engine.match ... --out DIR`, DIR/results.json) for
-`engine.train.distill` and `engine.train.searchtargets`: games at full time per move against a
+`engine.train.learn.distill` and `engine.train.data.searchtargets`: games at full time per move against a
 baseline reach the build-ups where games are decided, which self-play from random starts rarely
 does. Games that recur move for move (the standard openings of every seed) are kept once."""
 from __future__ import annotations
