@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bench.vctset import move_kind
+from engine.bench.movekind import move_kind
 from engine.board import Board, Color, Rule
 from engine.prover import Prover
 from tests import diagrams as D

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.bench import vctset
+from engine.bench import movekind, oracles, vctset
 from engine.board import Board, Color, Foul, Pattern, Result, Rule
 from engine.board.coords import format_point, parse_points
 from engine.match.arena import GameRecord, MatchConfig
@@ -45,13 +45,13 @@ def game_of(moves, source="hand"):
 
 def test_move_kinds_from_the_pattern_machinery():
     board = Board.from_moves(GAME[:14])
-    assert vctset.move_kind(board, (4, 12)) == "3"
-    assert vctset.move_kind(board, (10, 4)) == "-"  # a dead three: no straight four can follow
+    assert movekind.move_kind(board, (4, 12)) == "3"
+    assert movekind.move_kind(board, (10, 4)) == "-"  # a dead three: no straight four can follow
     board = Board.from_moves(GAME[:18])
-    assert vctset.move_kind(board, (10, 5)) == "43"
-    assert vctset.move_kind(board, (10, 5), Color.WHITE) == "-"
+    assert movekind.move_kind(board, (10, 5)) == "43"
+    assert movekind.move_kind(board, (10, 5), Color.WHITE) == "-"
     board = Board.from_moves(QUIET_IN_THE_MIDDLE[:20])
-    assert vctset.move_kind(board, (9, 5)) == "4L"
+    assert movekind.move_kind(board, (9, 5)) == "4L"
 
 
 def test_black_three_whose_straight_four_points_are_fouls_is_no_three():
@@ -65,10 +65,10 @@ def test_black_three_whose_straight_four_points_are_fouls_is_no_three():
     after = board.copy()
     after.put(8, 7, Color.BLACK)
     assert after.foul(5, 7) == after.foul(9, 7) == Foul.DOUBLE_FOUR
-    assert vctset.move_kind(board, (8, 7)) == "-"
+    assert movekind.move_kind(board, (8, 7)) == "-"
     # with one column only, one straight-four point is still playable: a three
-    assert vctset.move_kind(Board.from_stones(black[:5], white, to_move=Color.BLACK), (8, 7)) == "3"
-    assert vctset.move_kind(Board.from_stones(black[:2], white, to_move=Color.BLACK), (8, 7)) == "3"
+    assert movekind.move_kind(Board.from_stones(black[:5], white, to_move=Color.BLACK), (8, 7)) == "3"
+    assert movekind.move_kind(Board.from_stones(black[:2], white, to_move=Color.BLACK), (8, 7)) == "3"
 
 
 def test_cut_of_a_three_four_four_three_five_game():
@@ -108,11 +108,11 @@ def test_games_ending_in_a_foul_or_stopped_are_skipped():
 
 def test_labelling_through_a_fake_pentazen():
     positions = [vctset.position_of(game_of(GAME))]
-    [out] = vctset.label(positions, [sys.executable, str(FAKE)], ms=200, progress=False)
+    [out] = oracles.label(positions, [sys.executable, str(FAKE)], ms=200, progress=False)
     assert out["pentazen"] == "+v7" and out["pentazen_ms"] == 81 and out["pentazen_ev"] == "+v7"
     assert out["pentazen_move"] == "h8" and out["pentazen_nodes"] == 50_000  # the first win's nd
     board = Board.from_moves(parse_points(positions[0]["moves"]), rule=Rule.RENJU)
-    assert out["pentazen_first"] == vctset.first_class(vctset.move_kind(board, parse_points("h8")[0]))
+    assert out["pentazen_first"] == oracles.first_class(movekind.move_kind(board, parse_points("h8")[0]))
     assert out["source"] == positions[0]["source"]
 
 

@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from engine.bench.core import section, write
-from engine.bench.vctset import ORACLES
+from engine.bench.oracles import ORACLES
 from engine.board import Board, Color, Rule
 from engine.board.coords import format_point, parse_points
 from engine.players import Limits, PatternPlayer

@@ -1,4 +1,5 @@
-"""A benchmark set of real-game threat-sequence wins (VCT positions): `tests/data/vct_positions.jsonl`.
+"""A benchmark set of real-game threat-sequence wins (VCT positions): `tests/data/vct_positions.jsonl`; the
+moves' classes are engine.bench.movekind's, the engines' word on each position engine.bench.oracles'.
 
     python -m engine.bench.vctset records --archives A.tar.gz... --out FILE [--limit N] [--seed S]
                                           [--pentazen PATH] [--ms 1000]
@@ -38,92 +39,21 @@ import random
 import re
 import shlex
 import sys
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.board import Board, Color, Foul, Move, Pattern, Rule, threat_level
-from engine.board.coords import format_point, parse_points
-from engine.match.evals import board_block, parse_message
+from engine.bench.movekind import count_threes, is_four, is_threat, move_kind
+from engine.bench.oracles import ORACLES, label, summarise
+from engine.board import Board, Color, Move, Rule
+from engine.board.coords import format_point
 from engine.records import load
 from engine.records.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 DATASET = ROOT / "tests" / "data" / "vct_positions.jsonl"
 MIN_WINNER_MOVES = 3
-
-# Directions of Board.patterns' last axis: horizontal, vertical, diagonal, anti-diagonal.
-DIRECTIONS = ((1, 0), (0, 1), (1, 1), (-1, 1))
-
-
-# ---- what a move makes ---------------------------------------------------------------------
-
-def move_kind(board: Board, move: Move, color: Color | None = None) -> str:
-    """What `color` (default: the side to move) makes by playing the empty point `move` now, from
-    the board's own pattern machinery (one of the codes in the module docstring).
-
-    A four: the pattern type of the point before the move, in some direction, is DEAD4 or LIVE4
-    (threat level 2 or 3: the stone leaves exactly one, or two, points that complete a five on
-    that line; the tables already judge black's overlines under Renju). A live three: the type in
-    some direction is LIVE3 (one more stone could make a straight four on that line), confirmed
-    on the board after the move: some empty point on that line, within four of the stone, must
-    now be a LIVE4 point in that direction that was not one before, and (black under Renju) not
-    forbidden. Only then is it a three in the RIF sense, a line that can become a straight four;
-    LIVE3 alone does not know whether black's straight-four point is a foul.
-    """
-    color = board.to_move if color is None else color
-    x, y = move
-    if board.wins_at(x, y, color):
-        return "5"
-    before = board.patterns(color)
-    levels = [threat_level(board.rule, color, Pattern(int(p))) for p in before[y, x]]
-    fours = sum(1 for lv in levels if lv in (2, 3))
-    live_four = any(lv == 3 for lv in levels)
-    three_dirs = [d for d, lv in enumerate(levels) if lv == 1]
-    threes = 0
-    if three_dirs:
-        after = board.copy()
-        after.put(x, y, color)
-        now = after.patterns(color)
-        black_fouls = board.rule == Rule.RENJU and color == Color.BLACK
-        for d in three_dirs:
-            dx, dy = DIRECTIONS[d]
-            for step in (*range(-4, 0), *range(1, 5)):
-                px, py = x + step * dx, y + step * dy
-                if not after.on_board(px, py) or after[px, py] != Color.EMPTY:
-                    continue
-                if now[py, px, d] != Pattern.LIVE4 or before[py, px, d] == Pattern.LIVE4:
-                    continue
-                if black_fouls and after.foul(px, py) != Foul.NONE:
-                    continue
-                threes += 1
-                break
-    if fours >= 2:
-        return "44"
-    if fours and threes:
-        return "43"
-    if fours:
-        return "4L" if live_four else "4"
-    if threes >= 2:
-        return "33"
-    return "3" if threes else "-"
-
-
-def is_four(kind: str) -> bool:
-    return kind.startswith("4") or kind == "5"
-
-
-def is_threat(kind: str) -> bool:
-    return kind != "-"
-
-
-def count_threes(kinds: list[str]) -> int:
-    """Moves whose strongest threat was a live three (a four-three counts as a four)."""
-    return sum(1 for k in kinds if k in ("3", "33"))
-
 
 # ---- cutting a game ------------------------------------------------------------------------
 
@@ -239,84 +169,6 @@ def gomocup_positions(paths: list[str | Path], progress: bool = True) -> Harvest
         if record is not None:
             out.positions.append(record)
     return out
-
-
-# ---- PentaZen's word on a position ---------------------------------------------------------
-
-ORACLES = ("pentazen", "rapfi")
-
-
-def first_class(kind: str) -> str:
-    """A first move's class for the bench's split: "four" (a four or more), "three" (a live three
-    or two) or "quiet" (neither: a win no VCT can open)."""
-    return "four" if is_four(kind) else "three" if kind in ("3", "33") else "quiet"
-
-
-def summarise(messages: Iterable[str], move: Move | None, oracle: str = "pentazen",
-              moves: list[Move] | None = None) -> dict:
-    """An oracle's fields of a position from one move's messages: its last announced win (+vN,
-    Rapfi's +MN; None without one), the tm and the node count of the first message that announced
-    it, the last ev whatever it was, the move, and (given the stones, `moves`) the class of that
-    move where a win was announced (first_class)."""
-    evals = [e for e in map(parse_message, messages) if e is not None]
-    wins = [e for e in evals if e.win is not None]
-    out = {oracle: wins[-1].ev if wins else None,
-           f"{oracle}_ms": wins[0].tm if wins else None,
-           f"{oracle}_nodes": wins[0].nodes if wins else None,
-           f"{oracle}_ev": evals[-1].ev if evals else None,
-           f"{oracle}_move": format_point(move) if move is not None else None}
-    if moves is not None and wins and move is not None:
-        board = Board.from_moves(moves)
-        if board.is_legal(*move):
-            out[f"{oracle}_first"] = first_class(move_kind(board, move))
-    return out
-
-
-def ask_oracle(moves: list[Move], command: list[str], ms: int = 1000, size: int = 15,
-               oracle: str = "pentazen") -> dict:
-    """Runs an engine (a fresh process) on one position (the stones of `moves`, black first) at
-    `ms` a move and returns its fields (summarise). The BOARD block lists the stones in move
-    order: PentaZen reads the colours from that order, not from the 1/2 field (own/opponent, as
-    the protocol has it), which is sent right all the same."""
-    from engine.match.enginepipe import EngineProcess
-
-    board_lines = board_block(moves)
-    with tempfile.TemporaryDirectory(prefix="vctset-") as folder, \
-            EngineProcess(command, cwd=Path(folder)) as proc:
-        proc.send(f"START {size}")
-        proc.reply(timeout=30)  # OK (or an ERROR: then the move below never comes)
-        proc.send(f"INFO timeout_turn {ms}", "INFO timeout_match 100000000", "INFO rule 4",
-                  "INFO max_memory 367001600", "BOARD", *board_lines, "DONE")
-        messages: list[str] = []
-        move = None
-        deadline = time.monotonic() + ms / 1000 + 10
-        while time.monotonic() < deadline:
-            try:
-                line = proc.reply(timeout=max(0.0, deadline - time.monotonic()), skip_messages=False)
-            except Exception:  # queue.Empty on a time-out, EOFError when it exits
-                break
-            parts = line.split(",")
-            if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-                move = (int(parts[0]), int(parts[1]))
-                break
-            messages.append(line)  # MESSAGE lines, and the tails of split ones (see _EV)
-    return summarise(messages, move, oracle, moves)
-
-
-def label(positions: list[dict], command: list[str], ms: int = 1000, progress: bool = True,
-          oracle: str = "pentazen", workers: int = 1) -> list[dict]:
-    """Adds an oracle's fields to each position (one fresh engine process a position, `workers`
-    at a time)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tqdm import tqdm
-
-    def one(record: dict) -> dict:
-        return {**record, **ask_oracle(parse_points(record["moves"]), command, ms, oracle=oracle)}
-
-    with ThreadPoolExecutor(max(1, workers)) as pool:
-        return list(tqdm(pool.map(one, positions), total=len(positions), desc=oracle, unit="pos",
-                         file=sys.stderr, disable=not progress))
 
 
 # ---- match logs ----------------------------------------------------------------------------
