@@ -259,7 +259,7 @@ def match_positions(folder: str | Path, engine: str = "pentazen", rule: Rule = R
 ABOUT = ("Real-game threat-sequence wins (VCT positions) for the side to move, Renju 15x15. "
          "Gomocup records (renju-2019, renju-2020; the 2021 league held out): each game won by a five, "
          "cut at the earliest ply from which every winner move made a four or a live three "
-         "(engine.bench.vctset.move_kind), kept with at least 3 winner moves (fours_only: a VCF), "
+         "(engine.bench.movekind.move_kind), kept with at least 3 winner moves (fours_only: a VCF), "
          "at most one a game. PentaZen games: the first position where PentaZen, to move, announced "
          "ev +vN in a game it then won. pentazen: PentaZen's last +vN at the header's pentazen.ms_per_move "
          "(null: none), pentazen_ms the tm of its first +v message. ply = stones on the board.")
