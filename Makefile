@@ -9,7 +9,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint match review train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match review net train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -78,6 +78,12 @@ PNG  ?= review.png
 REVIEW_ARGS ?=
 review: $(REVIEW)
 	$(PY) -m engine review "$(GAME)" --ms $(MS) --png "$(PNG)" $(REVIEW_ARGS)
+
+# The shipped net from scratch: models/data's records and engine targets pooled, a net trained on
+# them, its int8 twin and a report beside the shipped net's figures (runs/net; a rerun resumes).
+NET_ARGS ?=
+net: install
+	$(PY) -m engine.train.recipe --out runs/net $(NET_ARGS)
 
 # A small self-play training that finishes on a 2-core machine in a few minutes (runs/small; the
 # README says how to run a large one, and on a GPU). Re-running resumes the run folder.

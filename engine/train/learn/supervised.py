@@ -227,6 +227,48 @@ def split(data: Records, share: float, rules: list[Rule],
     return np.nonzero(train)[0], np.nonzero(val_game & (rule == int(rules[0])))[0]
 
 
+def pool_targets(data: Records, files: list[str], z_weight: float) -> tuple[Records, Teacher]:
+    """The records' positions and those of engine target files (engine.train.data.enginetargets,
+    searchtargets: planes, policy, value, the game's result z) pooled into one set, with the
+    targets as a Teacher that replaces both: at a record position the move played and the result,
+    at a target position the engine's policy and (1 - z_weight) x its value + z_weight x the
+    game's result where the game was decided. The target positions are never held out (their games
+    get a key above every validation share): validation stays the records' split."""
+    from engine.train.learn.distill import current_planes
+
+    n2 = data.planes.shape[-1] ** 2
+    policies = [np.eye(n2, dtype=np.float16)[data.move]]
+    values, known = [data.z.astype(np.float32)], [data.has_value.copy()]
+    planes, moves, zs, games = [data.planes], [data.move], [data.z], [data.game]
+    keys, rules, base = [data.key], [data.rule], len(data.key)
+    counts = {}
+    for path in files:
+        with np.load(path) as f:
+            p, v, z, g = f["policy"], f["value"].astype(np.float32), f["z"].astype(np.float32), f["game"]
+            planes.append(current_planes(f["planes"]).astype(np.uint8))
+        _, g = np.unique(g, return_inverse=True)
+        decided = np.isfinite(v) & (z != 0)
+        values.append(np.where(decided, (1 - z_weight) * v + z_weight * z, v).astype(np.float32))
+        known.append(np.isfinite(v))
+        values[-1][~known[-1]] = 0.0
+        policies.append(p.astype(np.float16))
+        moves.append(p.argmax(1).astype(data.move.dtype))
+        zs.append(z)
+        games.append((base + g).astype(data.game.dtype))
+        count = int(g.max()) + 1 if len(g) else 0
+        keys.append(np.full(count, np.iinfo(np.uint32).max, data.key.dtype))
+        rules.append(np.full(count, int(Rule.RENJU), data.rule.dtype))
+        base += count
+        counts[Path(path).name] = len(v)
+    pooled = Records(np.concatenate(planes), np.concatenate(moves), np.concatenate(zs).astype(np.float32),
+                     np.concatenate(known), np.concatenate(games), np.concatenate(keys), np.concatenate(rules),
+                     {**data.info, "target_positions": counts},
+                     np.concatenate([data.mover, np.full(sum(counts.values()), -1,
+                                                         data.mover.dtype)]), data.players)
+    teacher = Teacher(np.concatenate(policies), np.concatenate(values), 1.0, 1.0, np.concatenate(known))
+    return pooled, teacher
+
+
 def lr_at(args: argparse.Namespace, progress: float) -> float:
     """The learning rate at `progress` (0..1) of the run's epochs."""
     if args.schedule == "cosine":
@@ -255,6 +297,7 @@ class Teacher:
     value_out: np.ndarray  # [N] float32
     policy: float
     value: float
+    value_known: np.ndarray | None = None  # [N] bool: where value_out counts (None: everywhere)
 
 
 def teacher_for(out: Path, model: str, data: Records, policy: float, value: float) -> Teacher:
@@ -299,7 +342,7 @@ def tensors(data: Records, idx: np.ndarray, device: str, ks: np.ndarray | None =
     if teacher is not None and teacher.value > 0:
         tv = teacher.value_out[idx]
         z = np.where(has_value, teacher.value * tv + (1 - teacher.value) * z, tv).astype(np.float32)
-        has_value = np.ones(len(idx), bool)
+        has_value = np.ones(len(idx), bool) if teacher.value_known is None else teacher.value_known[idx]
     return (torch.from_numpy(x).to(device), torch.from_numpy(np.asarray(target)).to(device),
             torch.from_numpy(z).to(device), torch.from_numpy(has_value).to(device))
 
@@ -467,6 +510,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--teacher-value", type=float, default=1.0,
                     help="the teacher's share of the value target (the rest: the game's result); 1 keeps the "
                          "teacher's judgement of positions while the policy learns the records' moves")
+    ap.add_argument("--targets", action="append", default=[], metavar="FILE.npz",
+                    help="engine target files (enginetargets, searchtargets) whose positions join the records', "
+                         "their policy and value as targets (repeatable; not with --teacher)")
+    ap.add_argument("--targets-z-weight", type=float, default=0.5,
+                    help="the game's result's share of a target position's value (the rest: the engine's)")
     ap.add_argument("--max-games", type=int, default=0, help="read only the first N games (0: all)")
     ap.add_argument("--evaluate", nargs="+", default=[], metavar="MODEL.onnx",
                     help="instead of training: these nets' top-1, top-5 and value-sign on the validation split, "
@@ -490,6 +538,11 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out
     out.mkdir(parents=True, exist_ok=True)
     data = records_for(out, sources, args.max_games)
+    if args.targets and args.teacher:
+        raise SystemExit("--targets and --teacher both replace the targets: give one")
+    pooled = None
+    if args.targets:
+        data, pooled = pool_targets(data, args.targets, args.targets_z_weight)
     exclude = tuple(e for e in args.exclude_movers.split(",") if e)
     train_idx, val_idx = split(data, args.val_share, rules, exclude)
     val_games = len(np.unique(data.game[val_idx]))
@@ -504,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     device = ("cuda" if torch.cuda.is_available() else "cpu") if args.device == "auto" else args.device
     teacher = (teacher_for(out, args.teacher, data, args.teacher_policy, args.teacher_value)
-               if args.teacher else None)
+               if args.teacher else pooled)
     torch.manual_seed(args.seed)
     if args.init:
         net = widen_input(initial_net(Path(args.init), data, train_idx), args.planes).to(device)
@@ -518,7 +571,8 @@ def main(argv: list[str] | None = None) -> int:
                 "rules": [r.name.lower() for r in rules], "max_games": args.max_games, "val_share": args.val_share,
                 "seed": args.seed, "net": dataclasses.asdict(net_cfg), "init": args.init,
                 "exclude_movers": list(exclude),
-                "teacher": [args.teacher, args.teacher_policy, args.teacher_value] if args.teacher else None}
+                "teacher": [args.teacher, args.teacher_policy, args.teacher_value] if args.teacher else None,
+                "targets": [[str(Path(t).resolve()), args.targets_z_weight] for t in args.targets]}
     ckpt, history = out / "checkpoint.pt", []
     if ckpt.exists():
         state = torch.load(ckpt, map_location=device, weights_only=False)
@@ -565,6 +619,7 @@ def export(net: PolicyValueNet, out: Path, data: Records, args: argparse.Namespa
         "seed": args.seed, "net": dataclasses.asdict(cfg), "init": args.init, "exclude_movers": args.exclude_movers,
         "teacher": args.teacher, "teacher_policy": args.teacher_policy if args.teacher else None,
         "teacher_value": args.teacher_value if args.teacher else None,
+        "targets": args.targets, "targets_z_weight": args.targets_z_weight if args.targets else None,
         "val_top1": final.get("top1"), "val_top5": final.get("top5"), "val_value_sign": final.get("value_sign"),
         "history": history,
     })
