@@ -9,7 +9,7 @@ CSRC   := $(wildcard native/src/*.c)
 CHDR   := $(wildcard native/src/*.h native/include/*.h)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -Werror -Inative/include
 
-.PHONY: install test cwarn lint match review net train ablate bench bench-search bench-prover bench-protocol build build-onedir smoke clean
+.PHONY: install test cwarn lint match review net train ablate bench bench-search bench-prover bench-protocol signature build build-onedir smoke clean
 
 install: $(STAMP)
 
@@ -103,6 +103,12 @@ bench-prover: install
 # MCTS playouts per second and where the time goes (heuristic evaluator until a model ships).
 bench-search: install
 	$(PY) -m engine.bench.search --write docs/benchmarks.md
+
+# The search's moves at a fixed playout budget against tests/data/signature.json (SIGNATURE_ARGS=--write
+# tests/data/signature.json stores today's, for a change meant to alter play).
+SIGNATURE_ARGS ?= --check
+signature: install
+	$(PY) -m engine.bench.signature $(SIGNATURE_ARGS)
 
 # The engine as a manager sees it: sizes, cold starts, memory, time per move (several minutes).
 bench-protocol: build build-onedir
