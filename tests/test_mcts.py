@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 
 from engine.board import Board, Color, Rule
 from engine.native import ffi, lib
@@ -12,6 +13,7 @@ from engine.protocol.session import Session
 from engine.prover import Prover
 from engine.search.mcts import MCTS, MCTSConfig, Node
 from engine.search.player import MCTSPlayer
+from tests.test_vct import vct_record
 
 
 def run(board, playouts=400, seconds=5.0, mcts=None):
@@ -255,6 +257,27 @@ def test_verification_proves_a_deeply_lost_root_move():
         after = Board.from_moves(LOST_GAME + [(5, 8), first])
         assert Prover().solve(after, "utss", max_depth=13, budget_ms=5000).result == "loss"
         assert b.moves == LOST_GAME  # the board is unchanged
+
+
+def test_a_vct3_check_sees_a_loss_that_opens_with_a_quiet_move():
+    """After black's move in a game PentaZen won against the engine, white wins by a line whose
+    first move is quiet: the plain VCT searches out without it (and UTSS finds nothing in a
+    second), the check's VCT3 proves black's move lost."""
+    after = vct_record("pentazen-game v6-23/0083 ply 17")
+    b = Board.from_moves(after.moves[:-1])
+    lost = {}
+    for kind in ("vct", "vct3"):
+        m = MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct=1.0, verify_dfpn=0.0, verify_vct_kind=kind))
+        m.search(b, time.monotonic() + 5, 5.0, max_playouts=1)  # expands the root
+        i = m.root.moves.index(after.moves[-1])
+        m._verify(b.copy(), m.root, i, seconds=1.0)
+        lost[kind] = int(m.root.cp[i])
+    assert lost == {"vct": 0, "vct3": 1}
+
+
+def test_an_unknown_check_kind_is_refused():
+    with pytest.raises(ValueError, match="verify_vct_kind"):
+        MCTS(HeuristicEvaluator(), MCTSConfig(verify_vct_kind="vcf"))
 
 
 def test_without_a_match_clock_the_search_uses_its_time(monkeypatch):

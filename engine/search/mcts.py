@@ -56,6 +56,7 @@ class MCTSConfig:
     # sequences real engines win by), then of what is left to df-pn (which also tries quiet moves
     # near the root); UTSS gets the rest, for our own wins too (0 and 0: UTSS only).
     verify_vct: float = 0.4
+    verify_vct_kind: str = "vct"  # "vct3": that share to VCT3, which also plays quiet threats
     verify_dfpn: float = 0.6
     verify_dfpn_plies: int = 40
     verify_share: float = 0.75  # of the move's time, at most, for all checks together
@@ -220,6 +221,8 @@ class MCTS:
     def __init__(self, evaluator: Evaluator, config: MCTSConfig | None = None, seed: int | None = None) -> None:
         self.ev = evaluator
         self.cfg = config or MCTSConfig()
+        if self.cfg.verify_vct_kind not in ("vct", "vct3"):
+            raise ValueError(f"verify_vct_kind must be vct or vct3, not {self.cfg.verify_vct_kind!r}")
         self.rng = np.random.default_rng(seed)
         self.prover = Prover(tt_bits=self.cfg.prover_tt_bits)
         tree = lib.rj_tree_new()
@@ -495,7 +498,7 @@ class MCTS:
             proof = None
             vct_share = min(max(self.cfg.verify_vct, 0.0), 1.0)
             if vct_share > 0:
-                proof = self._solve("check: vct", b, "vct", max_depth=self._vct_plies(b),
+                proof = self._solve("check: vct", b, self.cfg.verify_vct_kind, max_depth=self._vct_plies(b),
                                     budget_ms=seconds * vct_share * 1000)
             left = end - time.monotonic()
             share = min(max(self.cfg.verify_dfpn, 0.0), 1.0)
