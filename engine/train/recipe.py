@@ -29,11 +29,20 @@ from engine import paths
 MANIFEST = paths.models_dir() / "data" / "manifest.json"
 
 
+def shown(path: Path) -> Path:
+    """The path relative to the working directory where it lies under it, so that the command in the
+    net's sidecar reads the same in every clone."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
 def read_manifest(path: Path = MANIFEST) -> dict:
     """The manifest, each file's path resolved beside it; a listed file that is missing is an error."""
     manifest = json.loads(path.read_text())
     for entry in manifest["records"] + manifest["targets"]:
-        entry["path"] = path.parent / entry["file"]
+        entry["path"] = shown(path.parent / entry["file"])
         if not entry["path"].is_file():
             raise SystemExit(f"{entry['path']}: listed in {path} but missing")
     return manifest
@@ -70,7 +79,7 @@ def report(out: Path, manifest_path: Path, train: list[str], times: dict) -> Pat
     rows = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
     history = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     seconds = sum(h.get("seconds", 0) for h in history)
-    lines = ["# The recipe's net", "", f"Data: {manifest_path}; "
+    lines = ["# The recipe's net", "", f"Data: {shown(manifest_path)}; "
              f"{history[-1]['epoch']} epochs, {seconds / 60:.0f} min of training "
              f"({', '.join(f'{k} {v:.0f} s' for k, v in times.items())} in this call).", "",
              "| model | top-1 | top-5 | value sign | positions |", "| --- | --- | --- | --- | --- |"]
