@@ -6,9 +6,8 @@ Unfolding keeps the folded convolution and gives its BatchNorm the statistics of
 convolution's outputs on real positions, with the scale and shift that undo them: in eval mode
 the net is then exactly the ONNX one, and in train mode (batch statistics) nearly so.
 
-    python -m engine.train.selfplay.bootstrap --run runs/q1b --teacher-games 300 --ms 60 --bootstrap-steps 30 \
-        --kl-target 0.1 --seed 5
-    python -m engine.train.model.unfold models/pbrain-renju-v3.onnx --run runs/q1b --out runs/v3.pt
+    python -m engine.train.model.unfold models/pbrain-renju-v13.onnx --matches 'matches/*/results.json' \
+        --out runs/v13.pt
 """
 from __future__ import annotations
 
