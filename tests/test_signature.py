@@ -16,7 +16,7 @@ from engine.board.coords import parse_points
 STORED = json.loads(signature.DEFAULT_FILE.read_text())
 
 
-@pytest.mark.skipif(paths.newest_net()[1] is None, reason="no shipped int8 net")
+@pytest.mark.skipif(paths.newest_net()[0] is None, reason="no shipped float net")
 def test_the_shipped_search_plays_the_stored_moves():
     found = signature.signature(paths.models_dir() / STORED["model"], STORED["playouts"])
     assert signature.differences(STORED, found) == []

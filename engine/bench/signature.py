@@ -6,7 +6,8 @@ should not alter play (a refactoring, a new tool) leaves it as it was; one that 
 
 The positions are the openings of a Gomocup 2019 Renju game (WULIN-PELA17) at every second stone
 from 4 to 26, and the three of `make bench-search`; the search is the shipped one less its timed
-parts (the leader's checks and the root VCT, whose results depend on the machine's speed).
+parts (the leader's checks and the root VCT, whose results depend on the machine's speed), with the
+shipped float net: the int8 twin's kernels differ between CPUs (VNNI, AMX), and so do its moves.
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def positions() -> dict[str, str]:
 def signature(model: str | Path | None = None, playouts: int = PLAYOUTS) -> dict:
     """The search's move, its visits and the principal line at each position."""
     if model is None:
-        model = paths.newest_net()[1] or paths.newest_net()[0]
+        model = paths.newest_net()[0] or paths.newest_net()[1]
     evaluator, message = load_evaluator(model)
     if message:
         raise SystemExit(message)
@@ -80,7 +81,7 @@ def _commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.bench.signature", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", help="ONNX net (default: the shipped int8 twin)")
+    ap.add_argument("--model", help="ONNX net (default: the shipped float net)")
     ap.add_argument("--playouts", type=int, default=PLAYOUTS)
     ap.add_argument("--write", type=Path, help="write the signature to this JSON file")
     ap.add_argument("--check", type=Path, nargs="?", const=DEFAULT_FILE,
